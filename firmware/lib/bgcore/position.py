@@ -1,0 +1,449 @@
+# The rules of backgammon: positions, legal plays, GNU Backgammon's Position ID and move notation.
+# Pure and immutable; runs unchanged on MicroPython and CPython (no hardware, files, time or
+# randomness here).
+#
+# A position is 52 bytes seen from the side on roll ("the mover"):
+#   b[0]     mover's checkers borne off      b[1..24]  mover's points 24..1 in its own numbering
+#   b[25]    mover's checkers on the bar     b[26..51] the same for the opponent, in its numbering
+# The mover's point p is the opponent's point 25 - p, stored at b[51 - p].
+
+import binascii
+
+OFF = 0
+BAR = 25
+_O = 26          # where the opponent's half starts
+_OBAR = 51       # the opponent's bar
+
+SINGLE = 1
+GAMMON = 2
+BACKGAMMON = 3
+
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def _point_name(p):
+    return "off" if p == 0 else str(p)
+
+
+_REC = 40        # bytes per play in a search's buffer: see _Found
+
+
+class Play:
+    """One legal play: the checker steps of one turn and the position they lead to.
+
+    `moves` is a tuple of (from, to) steps in the mover's numbering (25 = bar, 0 = off), in an
+    order in which they can be played; str() gives GNU Backgammon's notation. A play is a view
+    into the compact buffer its search filled, so a long list of plays stays small."""
+
+    def __init__(self, found, i):
+        self._f = found
+        self._i = i
+
+    def _rec(self):
+        return self._f.chunks[self._i >> 5], (self._i & 31) * _REC
+
+    @property
+    def _hits(self):
+        # bit p set: an opposing blot stood on the mover's point p and was hit
+        c, o = self._rec()
+        return (c[o + 26] | c[o + 27] << 8 | c[o + 28] << 16) << 1
+
+    @property
+    def after(self):
+        """The position's 52 bytes after the play, still seen from the mover."""
+        c, o = self._rec()
+        them = bytearray(self._f.src[_O:])
+        hits = self._hits
+        for p in range(1, 25):
+            if hits >> p & 1:
+                them[25 - p] = 0
+                them[25] += 1
+        return bytes(c[o:o + 26]) + bytes(them)
+
+    @property
+    def moves(self):
+        c, o = self._rec()
+        o += 30
+        return tuple((c[o + 2 * i], c[o + 2 * i + 1]) for i in range(c[o - 1]))
+
+    def hits(self):
+        """The mover's points on which an opposing blot was hit, highest first."""
+        h = self._hits
+        return tuple(p for p in range(24, 0, -1) if h >> p & 1)
+
+    def _key(self):
+        c, o = self._rec()
+        return bytes(c[o:o + 29])
+
+    def __eq__(self, other):
+        return (isinstance(other, Play) and self._key() == other._key()
+                and self._f.src == other._f.src)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return "<Play %s>" % self
+
+    def __str__(self):
+        return format_steps(self.moves, self._hits)
+
+
+def format_steps(moves, hits):
+    """GNU Backgammon's notation for checker steps, as its FormatMove writes it: steps sorted by
+    source, one checker's steps joined (8/5 5/3 -> 8/3, but 13/7*/1 keeps a hit on the way),
+    repeated steps counted (6/2(2)), a hit marked once with '*'. The bar is written 25."""
+    rows = sorted(moves, key=lambda m: (-m[0], -m[1]))
+    chains = [[s, t] for s, t in rows]
+    alive = [True] * len(chains)
+    for i in range(len(chains)):
+        for j in range(i, len(chains)):
+            if alive[i] and alive[j] and chains[i][-1] == chains[j][0]:
+                if hits >> chains[i][-1] & 1:
+                    chains[i].append(chains[j][-1])
+                else:
+                    chains[i][-1] = chains[j][-1]
+                alive[j] = False
+    kept = [c for c, a in zip(chains, alive) if a]
+    counts = [1] * len(kept)
+    for i in range(len(kept)):
+        if counts[i]:
+            for j in range(i + 1, len(kept)):
+                if counts[j] and kept[j] == kept[i]:
+                    counts[i] += 1
+                    counts[j] = 0
+    out = []
+    marked = 0
+    for c, n in zip(kept, counts):
+        if not n:
+            continue
+        text = _point_name(c[0])
+        for p in c[1:-1]:
+            text += "/" + _point_name(p) + "*"
+            marked |= 1 << p
+        last = c[-1]
+        text += "/" + _point_name(last)
+        if last and hits >> last & 1 and not marked >> last & 1:
+            text += "*"
+            marked |= 1 << last
+        if n > 1:
+            text += "(%d)" % n
+        out.append(text)
+    return " ".join(out)
+
+
+def _check_dice(d1, d2):
+    if not (isinstance(d1, int) and isinstance(d2, int)) or not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise ValueError("dice must be two numbers from 1 to 6, not %r and %r" % (d1, d2))
+
+
+class Position:
+    """A backgammon position with one side on roll. Immutable and hashable."""
+
+    def __init__(self, raw):
+        if len(raw) != 52:
+            raise ValueError("a position is 52 bytes")
+        self.raw = bytes(raw)
+
+    # ---- construction and identity -------------------------------------------------------
+    @classmethod
+    def initial(cls):
+        b = bytearray(52)
+        for p, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
+            b[p] = n
+            b[_O + p] = n
+        return cls(b)
+
+    @classmethod
+    def from_board(cls, board):
+        """From GNU Backgammon's board: [opponent, side on roll], each 25 counts (index 0-23 the
+        points 1-24 in that side's numbering, index 24 its bar), as gnubg-nn uses."""
+        b = bytearray(52)
+        for half, side in ((_O, board[0]), (0, board[1])):
+            if len(side) != 25:
+                raise ValueError("each side of a board has 25 counts")
+            for i in range(25):
+                n = side[i]
+                if not isinstance(n, int) or n < 0:
+                    raise ValueError("checker counts must be whole numbers >= 0")
+                b[half + i + 1] = n
+        return cls(_checked(b))
+
+    def board(self):
+        """GNU Backgammon's board: [opponent, side on roll], 25 counts each."""
+        b = self.raw
+        return [list(b[_O + 1:_O + 26]), list(b[1:26])]
+
+    @classmethod
+    def from_id(cls, pid):
+        """From GNU Backgammon's 14-character Position ID (side on roll = gnubg's player on roll)."""
+        if not isinstance(pid, str):
+            raise ValueError("a Position ID is a string of 14 characters")
+        pid = pid.strip()
+        if len(pid) != 14:
+            raise ValueError("a Position ID has 14 characters, %r has %d" % (pid, len(pid)))
+        for i in range(14):
+            if pid[i] not in _B64:
+                raise ValueError("Position ID %r: %r at character %d is not base64"
+                                 % (pid, pid[i], i + 1))
+        key = binascii.a2b_base64(pid + "==")
+        bits = int.from_bytes(key, "little")
+        b = bytearray(52)
+        pos = 0
+        for half in (_O, 0):
+            for i in range(25):
+                n = 0
+                while True:
+                    if pos >= 80:
+                        raise ValueError("Position ID %r: runs out before 50 points are read" % pid)
+                    bit = bits >> pos & 1
+                    pos += 1
+                    if not bit:
+                        break
+                    n += 1
+                if n > 15:
+                    raise ValueError("Position ID %r: more than 15 checkers on one point" % pid)
+                b[half + i + 1] = n
+        if bits >> pos:
+            raise ValueError("Position ID %r: stray bits after the position" % pid)
+        return cls(_checked(b, pid))
+
+    def id(self):
+        """GNU Backgammon's Position ID of this position."""
+        b = self.raw
+        bits = 0
+        pos = 0
+        for half in (_O, 0):
+            for i in range(half + 1, half + 26):
+                n = b[i]
+                bits |= ((1 << n) - 1) << pos
+                pos += n + 1
+        key = bits.to_bytes(10, "little")
+        return binascii.b2a_base64(key)[:14].decode()
+
+    def __eq__(self, other):
+        return isinstance(other, Position) and self.raw == other.raw
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self.raw)
+
+    def __repr__(self):
+        return "Position.from_id(%r)" % self.id()
+
+    # ---- reading the position --------------------------------------------------------------
+    def checkers(self, side, point):
+        """Checkers of `side` (0 = on roll, 1 = opponent) on `point` in that side's numbering
+        (25 = bar, 0 = borne off)."""
+        return self.raw[(_O if side else 0) + point]
+
+    def pips(self):
+        """Pip counts: (side on roll, opponent)."""
+        b = self.raw
+        me = 0
+        them = 0
+        for p in range(1, 26):
+            me += p * b[p]
+            them += p * b[_O + p]
+        return me, them
+
+    def swapped(self):
+        """The same checkers with the other side on roll (a lost turn)."""
+        return Position(self.raw[_O:] + self.raw[:_O])
+
+    def winner(self):
+        """None while the game goes on; else 0 if the side on roll has borne off all 15
+        checkers, 1 if the opponent has."""
+        b = self.raw
+        if b[_O] == 15:
+            return 1
+        if b[0] == 15:
+            return 0
+        return None
+
+    def is_over(self):
+        return self.winner() is not None
+
+    def result(self):
+        """None while the game goes on; else (winner, kind): winner as in winner(), kind
+        SINGLE (1), GAMMON (2) or BACKGAMMON (3)."""
+        w = self.winner()
+        if w is None:
+            return None
+        loser = 0 if w else _O
+        b = self.raw
+        if b[loser]:
+            return w, SINGLE
+        for p in range(19, 26):
+            if b[loser + p]:
+                return w, BACKGAMMON
+        return w, GAMMON
+
+    # ---- legal plays -----------------------------------------------------------------------
+    def plays(self, d1, d2):
+        """Every legal play for the roll d1-d2, one per distinct resulting position, in a fixed
+        order (the same on every interpreter); [] when the roll cannot be played."""
+        _check_dice(d1, d2)
+        if self.is_over():
+            return []
+        b = bytearray(self.raw)
+        found = _Found(self.raw)
+        steps = bytearray(8)
+        if d1 == d2:
+            _search(b, (d1, d1, d1, d1), 0, steps, 0, 25, True, found)
+        else:
+            hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
+            _search(b, (hi, lo), 0, steps, 0, 25, False, found)
+            found.first_die_done = found.n
+            _search(b, (lo, hi), 0, steps, 0, 25, False, found)
+            if found.used == 1 and found.first_die_done:
+                # Only one number can be played: the larger one, where it can be.
+                found.n = found.first_die_done
+        if found.used <= 0:
+            return []
+        return [Play(found, i) for i in range(found.n)]
+
+    def apply(self, play):
+        """The position after `play` (one of self.plays(...)), with the opponent on roll.
+        None stands for a roll that could not be played."""
+        if play is None:
+            return self.swapped()
+        if play._f.src is not self.raw and play._f.src != self.raw:
+            raise ValueError("the play %s was not generated for this position" % play)
+        a = play.after
+        return Position(a[_O:] + a[:_O])
+
+    def parse_play(self, text, d1, d2):
+        """The member of self.plays(d1, d2) that `text` writes (gnubg notation, or the .mat form
+        with 25 for the bar and 0 for off, steps in any order). Raises ValueError naming the step
+        and the reason when the text is unreadable or the play is illegal. An empty text stands
+        for a roll that cannot be played and returns None."""
+        from bgcore.notation import parse_play
+        return parse_play(self, text, d1, d2)
+
+    def __str__(self):
+        from bgcore.notation import board_text
+        return board_text(self)
+
+
+_NB = 512                       # hash buckets for spotting a resulting position seen before
+_heads = bytearray(2 * _NB)     # reused by every search: no allocation per call
+_EMPTY = b"\xff" * (2 * _NB)
+
+
+class _Found:
+    # A search's results: the plays using the most dice, one per resulting position, packed in
+    # chunks of 32 records of _REC bytes: the mover's 26 counts after the play, the hit mask
+    # (3 bytes, points 1-24), the number of steps, the steps as from, to bytes, and the next
+    # record in the same hash bucket (2 bytes). No large block is ever needed.
+    def __init__(self, src):
+        self.src = src
+        self.used = -1
+        self.first_die_done = 0
+        self._restart()
+
+    def _restart(self):
+        self.chunks = []
+        self.n = 0
+        _heads[:] = _EMPTY
+
+    def add(self, b, k, steps, hits):
+        if k < self.used:
+            return
+        if k > self.used:
+            self.used = k
+            self.first_die_done = 0
+            self._restart()
+        h = (hash(bytes(b)) % _NB) * 2
+        m = hits >> 1
+        i = _heads[h] | _heads[h + 1] << 8
+        while i != 0xFFFF:
+            c = self.chunks[i >> 5]
+            o = (i & 31) * _REC
+            if c[o:o + 26] == b[0:26] and (c[o + 26] | c[o + 27] << 8 | c[o + 28] << 16) == m:
+                return
+            i = c[o + 38] | c[o + 39] << 8
+        n = self.n
+        if not n & 31:
+            self.chunks.append(bytearray(32 * _REC))
+        c = self.chunks[n >> 5]
+        o = (n & 31) * _REC
+        c[o:o + 26] = b[0:26]
+        c[o + 26] = m & 255
+        c[o + 27] = m >> 8 & 255
+        c[o + 28] = m >> 16
+        c[o + 29] = k
+        c[o + 30:o + 38] = steps
+        c[o + 38] = _heads[h]
+        c[o + 39] = _heads[h + 1]
+        _heads[h] = n & 255
+        _heads[h + 1] = n >> 8
+        self.n = n + 1
+
+
+def _search(b, dice, k, steps, hits, limit, double, found):
+    # Depth-first over the dice, moving one checker per die on the bytearray b and undoing it.
+    # With doubles, steps go in order of non-increasing source (limit), which reaches every
+    # resulting position once without trying the same steps in every order.
+    moved = False
+    if k < len(dice):
+        d = dice[k]
+        top = 25
+        while top and not b[top]:
+            top -= 1
+        bar = b[25]
+        s = 25 if bar else (top if top < limit else limit)
+        while s > 0:
+            if b[s]:
+                t = s - d
+                if t > 0:
+                    ok = b[51 - t] < 2
+                elif top > 6:
+                    ok = False
+                else:
+                    ok = t == 0 or s == top
+                if ok:
+                    moved = True
+                    b[s] -= 1
+                    hit = t > 0 and b[51 - t] == 1
+                    if hit:
+                        b[51 - t] = 0
+                        b[_OBAR] += 1
+                    if t < 0:
+                        t = 0
+                    b[t] += 1
+                    steps[2 * k] = s
+                    steps[2 * k + 1] = t
+                    _search(b, dice, k + 1, steps, (hits | 1 << t) if hit else hits,
+                            s if double else 25, double, found)
+                    b[t] -= 1
+                    if hit:
+                        b[_OBAR] -= 1
+                        b[51 - t] = 1
+                    b[s] += 1
+            if bar:
+                break
+            s -= 1
+    if not moved:
+        found.add(b, k, steps, hits)
+
+
+def _checked(b, what="board"):
+    # Reject boards no game can reach: over 15 checkers a side, or both sides on one point.
+    for half in (0, _O):
+        n = 0
+        for i in range(half + 1, half + 26):
+            n += b[i]
+        if n > 15:
+            raise ValueError("%s: a side has %d checkers (at most 15)" % (what, n))
+        b[half] = 15 - n
+    for p in range(1, 25):
+        if b[p] and b[51 - p]:
+            raise ValueError("%s: both sides have checkers on the same point (%d of the side "
+                             "on roll)" % (what, p))
+    return b
