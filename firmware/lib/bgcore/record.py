@@ -1,0 +1,303 @@
+# The game record: the board's native, append-only text format, and its replay. One event per
+# line; each line ends with "|" and 8 hex digits chaining a SHA-256 over every line so far, so a
+# line torn by a power cut is recognised (and dropped: only the event in progress is lost) and an
+# altered, removed or reordered line is detected. Replaying a record rebuilds the exact match
+# state; the board resumes from it and `bgboard verify` proves results with it.
+#
+#   BGR 1 mode=match length=5 jacoby=0 beavers=0 auto=0 p0=Alice p1=bot:6 board=... fw=... start=...
+#   GAME 1
+#   OPEN 3 5              (player 0's die, player 1's die; equal dice are followed by another)
+#   MOVE 1 8/5 6/5        (player, play in .mat form; nothing after the player: no legal play)
+#   ROLL 0 6 6 [real]     (player, dice; "real" when keyed in from physical dice)
+#   DOUBLE 0 2 / TAKE 1 / DROP 1 / BEAVER 1 4 / RESIGN 1 2
+#   STEP 0 13 7 / UNDO 0  (checkers moved so far this turn, before the play is confirmed)
+#   END 0 2 gammon        (winner, points, single|gammon|backgammon|drop|resign)
+#   MATCHEND 0 5 3        (winner, final score)
+#   SIG ...               (reserved: a signature over the chain so far, for the leaderboard)
+
+import hashlib
+import binascii
+
+from bgcore.match import Match, Rules, GAME_OVER, MATCH_OVER, MOVE as PHASE_MOVE
+
+VERSION = 1
+
+
+def _check(prev, payload):
+    h = hashlib.sha256(prev.encode() + payload.encode())
+    return binascii.hexlify(h.digest()[:4]).decode()
+
+
+def quote(text):
+    """A header value without spaces, '|' or '='."""
+    out = ""
+    for ch in str(text):
+        if ch in " %|=\n\r\t":
+            out += "%%%02X" % ord(ch)
+        else:
+            out += ch
+    return out
+
+
+def unquote(text):
+    out = ""
+    i = 0
+    while i < len(text):
+        if text[i] == "%" and i + 3 <= len(text) and _is_hex(text[i + 1:i + 3]):
+            out += chr(int(text[i + 1:i + 3], 16))
+            i += 3
+        else:
+            out += text[i]
+            i += 1
+    return out
+
+
+def _is_hex(two):
+    for c in two:
+        if c not in "0123456789abcdefABCDEF":
+            return False
+    return True
+
+
+class Writer:
+    """Makes the lines of a record; `line(...)` returns the text to append (with '\\n')."""
+
+    def __init__(self, last_check=""):
+        self.last = last_check
+
+    def line(self, payload):
+        self.last = _check(self.last, payload)
+        return "%s|%s\n" % (payload, self.last)
+
+    def header(self, rules, players, board="", fw="", start=""):
+        return self.line("BGR %d mode=%s length=%d jacoby=%d beavers=%d auto=%d p0=%s p1=%s "
+                         "board=%s fw=%s start=%s"
+                         % (VERSION, rules.mode, rules.length, rules.jacoby, rules.beavers,
+                            rules.auto_doubles, quote(players[0]), quote(players[1]),
+                            quote(board or "-"), quote(fw or "-"), quote(start or "-")))
+
+
+class RecordError(ValueError):
+    """What is wrong with a record, and where: `line` (1-based), `game`, `move`."""
+
+    def __init__(self, reason, line=0, game=0, move=0):
+        ValueError.__init__(self, reason)
+        self.reason = reason
+        self.line = line
+        self.game = game
+        self.move = move
+
+    def where(self):
+        if self.game:
+            return "game %d move %d: %s" % (self.game, self.move, self.reason)
+        return "line %d: %s" % (self.line, self.reason)
+
+
+def checked_lines(text):
+    """The payloads of a record's text with their line numbers, each line's check verified.
+    Returns (list of (line_no, payload), torn) where torn is None or a note on a last line that
+    was cut short (a power cut while writing it) and was dropped. Raises RecordError for a
+    line that is damaged or altered anywhere else."""
+    lines = text.split("\n")
+    complete = text.endswith("\n")
+    if complete:
+        lines.pop()
+    out = []
+    prev = ""
+    torn = None
+    n = len(lines)
+    for i in range(n):
+        raw = lines[i].rstrip("\r")
+        bar = raw.rfind("|")
+        ok = bar > 0 and len(raw) - bar == 9 and _check(prev, raw[:bar]) == raw[bar + 1:]
+        if not ok:
+            if i == n - 1 and (not complete or bar < 0 or len(raw) - bar != 9):
+                torn = "line %d is incomplete (cut off while being written) and was dropped" % (i + 1)
+                break
+            if bar > 0 and len(raw) - bar == 9:
+                raise RecordError("integrity check failed: the line was altered, or a line "
+                                  "before it was removed or changed", i + 1)
+            raise RecordError("damaged line (no integrity check)", i + 1)
+        prev = raw[bar + 1:]
+        out.append((i + 1, raw[:bar]))
+    return out, torn
+
+
+def parse_header(payload):
+    words = payload.split()
+    if len(words) < 2 or words[0] != "BGR":
+        raise RecordError("not a bgboard game record (it must start with a BGR header)", 1)
+    if words[1] != str(VERSION):
+        raise RecordError("record format version %s is not supported (this reads %d)"
+                          % (words[1], VERSION), 1)
+    info = {}
+    for w in words[2:]:
+        if "=" not in w:
+            raise RecordError("header field %r is not key=value" % w, 1)
+        k, v = w.split("=", 1)
+        info[k] = unquote(v)
+    try:
+        rules = Rules(info.get("mode", "match"), int(info.get("length", "0")),
+                      info.get("jacoby") == "1", info.get("beavers") == "1",
+                      int(info.get("auto", "0")))
+    except ValueError as e:
+        raise RecordError("header: %s" % e, 1)
+    return rules, info
+
+
+class Replay:
+    """Feeds events into a Match, numbering games and moves the way a .mat file does, so that
+    the first violation can be named "game G move M: reason"."""
+
+    def __init__(self, rules, players=("player 0", "player 1")):
+        self.match = Match(rules)
+        self.players = list(players)
+        self.slot = 0           # entries in this game, as the .mat columns count them
+        self.steps = []         # STEP events of the turn in progress
+        self.events = 0
+        self.real_dice = False
+        self.ended = False      # a MATCHEND was read
+        self.history = []       # per game: list of (player, kind, data) for exporters
+        self.scores_before = [] # the score before each game
+
+    def move_no(self):
+        return (max(self.slot, 1) - 1) // 2 + 1
+
+    def _slot(self, player):
+        if self.slot == 0 and player == 1 and self.match.phase == PHASE_MOVE:
+            self.slot = 1       # player 1 opens: the left column of line 1 stays blank
+        self.slot += 1
+
+    def event(self, words, line=0):
+        """Apply one event (a payload split into words). Raises RecordError."""
+        m = self.match
+        kind = words[0]
+        try:
+            self.events += 1
+            if self.ended:
+                raise ValueError("nothing may follow the end of the match")
+            if kind == "GAME":
+                if len(words) != 2 or words[1] != str(m.game + 1):
+                    raise ValueError("expected GAME %d" % (m.game + 1))
+                m.new_game()
+                self.scores_before.append(list(m.score))
+                self.slot = 0
+                self.steps = []
+                self.history.append([])
+                return
+            if kind == "SIG":
+                return
+            if kind == "OPEN":
+                d0, d1 = _ints(words[1:3], 2)
+                if m.opening(d0, d1) is not None:
+                    self.history[-1].append((m.turn, "open", (d0, d1)))
+                if len(words) > 3:
+                    self.real_dice = True
+                return
+            p = _player(words)
+            if kind == "ROLL":
+                d1, d2 = _ints(words[2:4], 2)
+                m.roll(p, d1, d2)
+                if len(words) > 4:
+                    self.real_dice = True
+                return
+            if kind == "STEP":
+                if m.phase != PHASE_MOVE or p != m.turn:
+                    raise ValueError("a checker step is only possible in one's own turn")
+                s, t = _ints(words[2:4], 2)
+                self.steps.append((s, t))
+                return
+            if kind == "UNDO":
+                if not self.steps:
+                    raise ValueError("nothing to undo")
+                self.steps.pop()
+                return
+            if kind == "MOVE":
+                self._slot(p)
+                dice = m.dice
+                before = m.pos
+                text = " ".join(words[2:])
+                play = m.move(p, text)
+                self.steps = []
+                self.history[-1].append((p, "move", (dice, before, play, text)))
+                return
+            if kind in ("DOUBLE", "BEAVER"):
+                self._slot(p)
+                want = m.cube * 2
+                if len(words) > 2 and int(words[2]) != want:
+                    raise ValueError("the cube would go to %d, not %s" % (want, words[2]))
+                if kind == "DOUBLE":
+                    m.double(p)
+                else:
+                    m.beaver(p)
+                self.history[-1].append((p, kind.lower(), want))
+                return
+            if kind in ("TAKE", "DROP"):
+                self._slot(p)
+                if kind == "TAKE":
+                    m.take(p)
+                else:
+                    m.drop(p)
+                self.history[-1].append((p, kind.lower(), m.cube))
+                return
+            if kind == "RESIGN":
+                k = _ints(words[2:3], 1)[0]
+                m.resign(p, k)
+                self.history[-1].append((p, "resign", k))
+                return
+            if kind == "END":
+                pts = _ints(words[2:3], 1)[0]
+                if m.phase not in (GAME_OVER, MATCH_OVER) or not m.result:
+                    raise ValueError("the game is not over: it cannot end here")
+                w, got, how = m.result
+                if w != p or got != pts:
+                    raise ValueError("the record says player %d wins %d point(s); the rules give "
+                                     "player %d %d point(s) (%s)" % (p, pts, w, got, how))
+                return
+            if kind == "MATCHEND":
+                s0, s1 = _ints(words[2:4], 2)
+                if m.phase != MATCH_OVER and m.rules.mode == "match":
+                    raise ValueError("the match is not over (score %d-%d)" % tuple(m.score))
+                if [s0, s1] != m.score:
+                    raise ValueError("the record's final score %d-%d differs from the replay's %d-%d"
+                                     % (s0, s1, m.score[0], m.score[1]))
+                self.ended = True
+                return
+            raise ValueError("unknown event %r" % kind)
+        except RecordError:
+            raise
+        except (ValueError, IndexError) as e:
+            raise RecordError(str(e), line, m.game, self.move_no())
+
+
+def _player(words):
+    if len(words) < 2 or words[1] not in ("0", "1"):
+        raise ValueError("%s needs a player, 0 or 1" % words[0])
+    return int(words[1])
+
+
+def _ints(words, n):
+    if len(words) < n:
+        raise ValueError("missing numbers")
+    out = []
+    for w in words[:n]:
+        if not w.isdigit():
+            raise ValueError("%r is not a number" % w)
+        out.append(int(w))
+    return out
+
+
+def replay(text):
+    """Replay a whole record. Returns (Replay, header info, torn note or None); raises
+    RecordError at the first damaged line or rule violation."""
+    lines, torn = checked_lines(text)
+    if not lines:
+        raise RecordError("the record is empty", 1)
+    rules, info = parse_header(lines[0][1])
+    r = Replay(rules, (info.get("p0", "player 0"), info.get("p1", "player 1")))
+    for line_no, payload in lines[1:]:
+        words = payload.split()
+        if not words:
+            raise RecordError("empty event", line_no)
+        r.event(words, line_no)
+    return r, info, torn

@@ -1,0 +1,274 @@
+"""The Jellyfish / GNU Backgammon `.mat` text format: reading a file into the events the replay
+checks, and writing a replayed match laid out exactly as gnubg's `export match mat` does."""
+
+import re
+
+from bgcore.match import Rules, MATCH, MONEY
+from bgcore.record import RecordError, Replay
+
+_ROLL = re.compile(r"^([1-6])([1-6]):$")
+_STEP = re.compile(r"^(\d+|bar|off)/(\d+|bar|off)\*?$", re.I)
+_NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
+_NAMES = re.compile(r"^\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*$")
+
+
+class MatError(ValueError):
+    def __init__(self, line, reason):
+        ValueError.__init__(self, "line %d: %s" % (line, reason))
+        self.line = line
+        self.reason = reason
+
+
+def _entries(line, line_no, text_line):
+    """Split one numbered line into entries: (column, kind, data)."""
+    out = []
+    toks = [(m.start(), m.group()) for m in re.finditer(r"\S+", text_line)]
+    i = 0
+    while i < len(toks):
+        col, t = toks[i]
+        m = _ROLL.match(t)
+        if m:
+            steps = []
+            i += 1
+            while i < len(toks) and _STEP.match(toks[i][1]):
+                steps.append(toks[i][1])
+                i += 1
+            out.append((col, "move", (int(m.group(1)), int(m.group(2)), steps)))
+            continue
+        low = t.lower()
+        if low == "doubles":
+            if i + 2 < len(toks) and toks[i + 1][1] == "=>" and toks[i + 2][1].isdigit():
+                out.append((col, "double", int(toks[i + 2][1])))
+                i += 3
+                continue
+            raise MatError(line_no, "'Doubles' must be followed by '=> N'")
+        if low in ("takes", "drops"):
+            out.append((col, low[:-1], None))
+            i += 1
+            continue
+        if low == "beavers":
+            raise MatError(line_no, "beavers cannot be read from a .mat file")
+        if low == "wins":
+            if i + 1 < len(toks) and toks[i + 1][1].isdigit():
+                out.append((col, "wins", int(toks[i + 1][1])))
+                i += 2
+                while i < len(toks) and toks[i][1].lower() in ("point", "points", "and",
+                                                                 "the", "match"):
+                    i += 1
+                continue
+            raise MatError(line_no, "'Wins' must be followed by a number of points")
+        raise MatError(line_no, "%r is not a roll, a step, or a cube action" % t)
+    return out
+
+
+def parse(text):
+    """Read a .mat file: (length, [name0, name1], games, comments), where each game is
+    {"number", "line", "score": [a, b], "entries": [(line_no, column, kind, data), ...]}.
+    Raises MatError naming the line for anything unreadable."""
+    length = None
+    names = None
+    games = []
+    comments = []
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = raw.rstrip()
+        s = line.strip()
+        if not s:
+            continue
+        if s.startswith(";"):
+            comments.append(s)
+            continue
+        m = re.match(r"^(\d+) point match$", s)
+        if m and length is None and not games:
+            length = int(m.group(1))
+            continue
+        m = re.match(r"^Game (\d+)$", s)
+        if m:
+            if length is None:
+                raise MatError(no, "a game before the ' N point match' header")
+            games.append({"number": int(m.group(1)), "line": no, "score": None, "entries": []})
+            continue
+        if not games:
+            raise MatError(no, "expected ' N point match' or ' Game 1', found %r" % s[:40])
+        g = games[-1]
+        if g["score"] is None:
+            m = _NAMES.match(line)
+            if not m:
+                raise MatError(no, "expected the players' names and scores ('A : 0   B : 0')")
+            pair = [m.group(1), m.group(3)]
+            if names is None:
+                names = pair
+            elif pair != names:
+                raise MatError(no, "the players' names changed from %s to %s" % (names, pair))
+            g["score"] = [int(m.group(2)), int(m.group(4))]
+            continue
+        m = _NUMBERED.match(line)
+        body_start = 0
+        if m:
+            body_start = len(line) - len(m.group(2))
+        body = " " * body_start + (m.group(2) if m else line[body_start:])
+        for col, kind, data in _entries(line, no, body):
+            g["entries"].append((no, col, kind, data))
+    if length is None:
+        raise MatError(1, "no ' N point match' header: not a .mat file")
+    if not games:
+        raise MatError(1, "the file has no games")
+    return length, names or ["player 0", "player 1"], games, comments
+
+
+def replay_mat(text, jacoby=False):
+    """Replay a .mat file with the rules. Returns the Replay; raises MatError for an unreadable
+    file and RecordError (with .line, .game, .move) for the first violation."""
+    length, names, games, comments = parse(text)
+    if length == 0:
+        rules = Rules(MONEY, 0, jacoby=jacoby)
+    else:
+        rules = Rules(MATCH, length)
+    r = Replay(rules, names)
+    m = r.match
+    for g in games:
+        r.event(["GAME", str(g["number"])], g["line"])
+        if g["score"] != m.score:
+            raise RecordError("the file's score before this game is %d-%d; the replay's is %d-%d"
+                              % (g["score"][0], g["score"][1], m.score[0], m.score[1]),
+                              g["line"], m.game, 1)
+        entries = g["entries"]
+        player = None
+        for line_no, col, kind, data in entries:
+            if kind == "wins":
+                winner = 0 if col < 30 else 1
+                _check_wins(r, winner, data, line_no)
+                continue
+            if player is None:
+                player = 1 if col >= 30 else 0
+            else:
+                player = 1 - player
+            if kind == "move":
+                d1, d2, steps = data
+                if m.phase == "opening":
+                    if d1 == d2:
+                        raise RecordError("the opening roll cannot be a double (%d%d)" % (d1, d2),
+                                          line_no, m.game, 1)
+                    hi, lo = max(d1, d2), min(d1, d2)
+                    r.event(["OPEN"] + ([str(hi), str(lo)] if player == 0 else [str(lo), str(hi)]),
+                            line_no)
+                else:
+                    r.event(["ROLL", str(player), str(d1), str(d2)], line_no)
+                r.event(["MOVE", str(player)] + steps, line_no)
+            elif kind == "double":
+                r.event(["DOUBLE", str(player), str(data)], line_no)
+            elif kind == "take":
+                r.event(["TAKE", str(player)], line_no)
+            elif kind == "drop":
+                r.event(["DROP", str(player)], line_no)
+        if m.phase not in ("game_over", "match_over"):
+            raise RecordError("the game ends without a result", entries[-1][0] if entries else
+                              g["line"], m.game, r.move_no())
+    return r
+
+
+def _check_wins(r, winner, points, line_no):
+    m = r.match
+    if m.phase not in ("game_over", "match_over"):
+        # The game is not over on the board: the other player resigned.
+        if points % m.cube or not 1 <= points // m.cube <= 3:
+            raise RecordError("a resignation must be worth 1, 2 or 3 times the cube (%d), not %d"
+                              % (m.cube, points), line_no, m.game, r.move_no())
+        r.event(["RESIGN", str(1 - winner), str(points // m.cube)], line_no)
+        return
+    w, got, how = m.result
+    raw = got
+    if how in ("single", "gammon", "backgammon"):
+        raw = m.cube * ("", "single", "gammon", "backgammon").index(how)
+    if w != winner or points not in (got, raw):
+        raise RecordError("the file says %s wins %d point(s); the rules give %s %d"
+                          % (r.players[winner], points, r.players[w], got), line_no, m.game,
+                          r.move_no())
+
+
+# ---- writing ---------------------------------------------------------------------------------
+
+def mat_steps(before, moves):
+    """Steps as .mat writes them: each one on its own, 25 for the bar, 0 for off, '*' where a
+    step hits, a space after each but the fourth (as gnubg's FormatMovePlain does)."""
+    them = list(before.raw[26:])
+    out = ""
+    for k, (s, t) in enumerate(moves):
+        hit = 0 < t and them[25 - t] == 1
+        if hit:
+            them[25 - t] = 0
+        out += "%d/%d%s%s" % (s, t, "*" if hit else "", " " if k < 3 else "")
+    return out
+
+
+def _move_steps(before, play, text):
+    words = text.split()
+    if words and all(_STEP.match(w) and "(" not in w for w in words):
+        steps = []
+        for w in words:
+            a, b = w.rstrip("*").lower().split("/")
+            steps.append((25 if a == "bar" else 0 if a == "off" else int(a),
+                          25 if b == "bar" else 0 if b == "off" else int(b)))
+        if len(steps) == len(play.moves):
+            return steps
+    return list(play.moves) if play else []
+
+
+def write(r, date=None):
+    """The replayed match `r` (a Replay) as gnubg's .mat text."""
+    names = [n.replace(" ", "_") for n in r.players]
+    out = []
+    if date:
+        out.append('; [EventDate "%s"]\n' % date)
+    out.append("\n %d point match\n\n" % r.match.rules.length)
+    for gi, history in enumerate(r.history):
+        score = r.scores_before[gi]
+        out.append(" Game %d\n" % (gi + 1))
+        out.append(" %-31s%s : %d\n" % ("%s : %d" % (names[0], score[0]), names[1], score[1]))
+        i = 0
+        cube = 1
+        for player, kind, data in history:
+            if kind == "open":
+                continue
+            if kind == "move":
+                dice, before, play, text = data
+                sz = "%d%d: " % dice + (mat_steps(before, _move_steps(before, play, text))
+                                        if play else "")
+            elif kind in ("double", "beaver"):
+                cube = data
+                sz = " Doubles => %d" % cube
+            elif kind == "take":
+                sz = " Takes"
+            elif kind == "drop":
+                pts = cube // 2
+                sz = " Drops%sWins %d point%s" % ("\n      " if i & 1 else " " * 23, pts,
+                                                   "" if pts == 1 else "s")
+            elif kind == "resign":
+                pts = data * cube
+                if player == 1:
+                    sz = "%s      Wins %d point%s\n" % ("\n" if i & 1 else "", pts,
+                                                       "s" if pts > 1 else "")
+                else:
+                    sz = "%sWins %d point%s\n" % (" " if i & 1 else " " * 34, pts,
+                                                 "s" if pts > 1 else "")
+            else:
+                continue
+            if i == 0 and kind == "move" and player == 1:
+                out.append("  1)" + " " * 29)
+                i = 1
+            if i & 1 or kind == "resign":
+                out.append(sz + "\n")
+            else:
+                out.append("%3d) %-27s " % ((i >> 1) + 1, sz))
+            if kind == "drop":
+                out.append("\n")
+                if not i & 1:
+                    out.append("\n")
+            if kind == "move":
+                after = before.apply(play) if play else before.swapped()
+                res = after.result()
+                if res:
+                    pts = res[1] * cube
+                    out.append("%sWins %d point%s\n\n" % (" " * 34 if i & 1 else "\n      ", pts,
+                                                         "s" if pts > 1 else ""))
+            i += 1
+    return "".join(out)
