@@ -17,6 +17,72 @@ def _bench(args):
     return 2
 
 
+def _verify(args):
+    import json
+    from bgboard.games import FileError, load, summary, verdict
+    try:
+        ld = load(args.file, jacoby=args.jacoby)
+    except FileError as e:
+        if args.json:
+            print(json.dumps(verdict(None, e.where)))
+        else:
+            print("%s: INVALID: %s" % (args.file, str(e).split(": ", 1)[1]), file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(verdict(ld)))
+    else:
+        print("%s: OK: %s" % (args.file, summary(ld)))
+        if ld.torn:
+            print("%s: note: %s" % (args.file, ld.torn))
+    return 0
+
+
+def _export(args):
+    from bgboard.games import EXPORTERS, FileError, load
+    try:
+        ld = load(args.file, jacoby=args.jacoby)
+    except FileError as e:
+        print("bgboard export: %s" % e, file=sys.stderr)
+        return 1
+    text = EXPORTERS[args.format](ld)
+    if ld.torn:
+        print("bgboard export: note: %s: %s" % (args.file, ld.torn), file=sys.stderr)
+    if args.output and args.output != "-":
+        with open(args.output, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _selfplay(args):
+    import datetime
+    import os
+    import random
+    from bgcore.match import Rules, MATCH, MONEY, NOCUBE
+    from bgboard.games import play_record
+    if (args.games is None) == (args.match is None):
+        print("bgboard selfplay: give either --games N or --match N", file=sys.stderr)
+        return 2
+    os.makedirs(args.out, exist_ok=True)
+    rng = random.Random(args.seed)
+    players = ("Bot%dA" % args.level, "Bot%dB" % args.level)
+    stamp = datetime.datetime.now().strftime("%Y-%m-%dT%H:%M:%S")
+    if args.match is not None:
+        rules = Rules(MATCH, args.match)
+        count, stem = 1, "match"
+    else:
+        rules = Rules(MONEY if args.cube else NOCUBE)
+        count, stem = args.games, "game"
+    for i in range(count):
+        text = play_record(rules, rng, players, start=stamp)
+        path = os.path.join(args.out, "%s-%03d.bgr" % (stem, i + 1))
+        with open(path, "w") as f:
+            f.write(text)
+        print(path)
+    return 0
+
+
 def build_parser():
     p = argparse.ArgumentParser(prog="bgboard", description="The LED backgammon board's host tool.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -26,6 +92,29 @@ def build_parser():
     d.add_argument("--delay", type=float, default=0.4, help="seconds between plays")
     d.add_argument("--games", type=int, default=1, help="how many games")
     d.set_defaults(func=_demo)
+
+    v = sub.add_parser("verify", help="replay a game record or .mat and check every move")
+    v.add_argument("file", help="a native record (.bgr) or a .mat file")
+    v.add_argument("--jacoby", action="store_true", help="money .mat: apply the Jacoby rule")
+    v.add_argument("--json", action="store_true", help="print one JSON object")
+    v.set_defaults(func=_verify)
+
+    e = sub.add_parser("export", help="convert a record or .mat to .mat, .sgf or JSON")
+    e.add_argument("file")
+    e.add_argument("--format", required=True, choices=["mat", "sgf", "json"])
+    e.add_argument("-o", "--output", help="output file (default: standard output)")
+    e.add_argument("--jacoby", action="store_true", help="money .mat: apply the Jacoby rule")
+    e.set_defaults(func=_export)
+
+    sp = sub.add_parser("selfplay", help="bot against bot, writing native records")
+    g = sp.add_mutually_exclusive_group(required=True)
+    g.add_argument("--games", type=int, help="this many single games, one file each")
+    g.add_argument("--match", type=int, help="one match to this many points")
+    sp.add_argument("--cube", action="store_true", help="with --games: money play with the cube")
+    sp.add_argument("--level", type=int, default=6, choices=range(1, 7), help="bot level")
+    sp.add_argument("--seed", type=int, default=None)
+    sp.add_argument("--out", required=True, help="directory for the records")
+    sp.set_defaults(func=_selfplay)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
     b.add_argument("what", choices=["rules"], help="what to measure")

@@ -231,7 +231,7 @@ def write(r, date=None):
                 continue
             if kind == "move":
                 dice, before, play, text = data
-                sz = "%d%d: " % dice + (mat_steps(before, _move_steps(before, play, text))
+                sz = "%d%d: " % (max(dice), min(dice)) + (mat_steps(before, _move_steps(before, play, text))
                                         if play else "")
             elif kind in ("double", "beaver"):
                 cube = data

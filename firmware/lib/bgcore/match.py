@@ -185,11 +185,12 @@ class Match:
         if after.is_over():
             winner, kind = after.result()
             self.pos = after
+            self.turn = 1 - self.turn      # as gnubg: the loser is "on roll" in the final position
             if (self.rules.mode == MONEY and self.rules.jacoby and not self.turned):
                 value = self.cube
             else:
                 value = self.cube * kind
-            self._end(self.turn, value, KINDS[kind])
+            self._end(1 - self.turn, value, KINDS[kind])
         else:
             self.pos = after
             self.turn = 1 - self.turn
@@ -217,7 +218,7 @@ class Match:
     # ---- GNU Backgammon's Match ID -----------------------------------------------------------
     def match_id(self):
         """gnubg's 12-character Match ID of this moment, to paste beside pos.id()."""
-        state = {OPENING: 0, TURN: 1, MOVE: 1, DOUBLED: 1}.get(self.phase, 2)
+        state = {OPENING: 1, TURN: 1, MOVE: 1, DOUBLED: 1}.get(self.phase, 2)
         if self.phase in (GAME_OVER, MATCH_OVER) and self.result:
             state = {"drop": 4, "resign": 3}.get(self.result[2], 2)
         log = 0
@@ -228,7 +229,8 @@ class Match:
         fields = ((log, 4), (3 if self.owner < 0 else self.owner, 2), (self.turn, 1),
                   (1 if self.crawford else 0, 1), (state, 3), (decider, 1),
                   (1 if self.phase == DOUBLED else 0, 1), (0, 2), (dice[0], 3), (dice[1], 3),
-                  (self.rules.length, 15), (self.score[0], 15), (self.score[1], 15))
+                  (self.rules.length, 15), (self.score[0], 15), (self.score[1], 15),
+                  (0 if self.rules.jacoby else 1, 1))
         return encode_match_id(fields)
 
 
@@ -242,8 +244,8 @@ _PHASE_TEXT = {
 }
 
 _ID_FIELDS = ("cube_log2", "owner", "on_roll", "crawford", "state", "turn", "doubled",
-              "resign", "die1", "die2", "length", "score0", "score1")
-_ID_WIDTHS = (4, 2, 1, 1, 3, 1, 1, 2, 3, 3, 15, 15, 15)
+              "resign", "die1", "die2", "length", "score0", "score1", "no_jacoby")
+_ID_WIDTHS = (4, 2, 1, 1, 3, 1, 1, 2, 3, 3, 15, 15, 15, 1)
 
 
 def encode_match_id(fields):

@@ -93,34 +93,37 @@ class RecordError(ValueError):
         return "line %d: %s" % (self.line, self.reason)
 
 
-def checked_lines(text):
-    """The payloads of a record's text with their line numbers, each line's check verified.
-    Returns (list of (line_no, payload), torn) where torn is None or a note on a last line that
-    was cut short (a power cut while writing it) and was dropped. Raises RecordError for a
-    line that is damaged or altered anywhere else."""
-    lines = text.split("\n")
-    complete = text.endswith("\n")
-    if complete:
-        lines.pop()
-    out = []
-    prev = ""
-    torn = None
-    n = len(lines)
-    for i in range(n):
-        raw = lines[i].rstrip("\r")
-        bar = raw.rfind("|")
-        ok = bar > 0 and len(raw) - bar == 9 and _check(prev, raw[:bar]) == raw[bar + 1:]
-        if not ok:
-            if i == n - 1 and (not complete or bar < 0 or len(raw) - bar != 9):
-                torn = "line %d is incomplete (cut off while being written) and was dropped" % (i + 1)
-                break
-            if bar > 0 and len(raw) - bar == 9:
-                raise RecordError("integrity check failed: the line was altered, or a line "
-                                  "before it was removed or changed", i + 1)
-            raise RecordError("damaged line (no integrity check)", i + 1)
-        prev = raw[bar + 1:]
-        out.append((i + 1, raw[:bar]))
-    return out, torn
+class _Lines:
+    # The checked payloads of a record read line by line from a file (or text), verifying
+    # each line's check as it goes: a whole record never has to sit in memory. A last line
+    # that fails its check because it was cut short is dropped, and `torn` says so.
+    def __init__(self, f):
+        self.f = f
+        self.torn = None
+
+    def __iter__(self):
+        prev = ""
+        no = 0
+        nxt = self.f.readline()
+        while nxt:
+            raw = nxt
+            nxt = self.f.readline()
+            no += 1
+            complete = raw.endswith("\n")
+            raw = raw.rstrip("\r\n")
+            bar = raw.rfind("|")
+            shaped = bar > 0 and len(raw) - bar == 9
+            if not (shaped and _check(prev, raw[:bar]) == raw[bar + 1:]):
+                if not nxt and (not complete or not shaped):
+                    self.torn = ("line %d is incomplete (cut off while being written) and was "
+                                 "dropped" % no)
+                    return
+                if shaped:
+                    raise RecordError("integrity check failed: the line was altered, or a line "
+                                      "before it was removed or changed", no)
+                raise RecordError("damaged line (no integrity check)", no)
+            prev = raw[bar + 1:]
+            yield no, raw[:bar]
 
 
 def parse_header(payload):
@@ -149,8 +152,9 @@ class Replay:
     """Feeds events into a Match, numbering games and moves the way a .mat file does, so that
     the first violation can be named "game G move M: reason"."""
 
-    def __init__(self, rules, players=("player 0", "player 1")):
+    def __init__(self, rules, players=("player 0", "player 1"), history=True):
         self.match = Match(rules)
+        self.keep = history     # keep every action for exporters (the board does not need it)
         self.players = list(players)
         self.slot = 0           # entries in this game, as the .mat columns count them
         self.steps = []         # STEP events of the turn in progress
@@ -159,6 +163,12 @@ class Replay:
         self.ended = False      # a MATCHEND was read
         self.history = []       # per game: list of (player, kind, data) for exporters
         self.scores_before = [] # the score before each game
+        self.crawford_games = []  # per game: was it the Crawford game
+        self.results = []       # per finished game: (winner, points, how)
+
+    def _note(self, item):
+        if self.keep:
+            self.history[-1].append(item)
 
     def move_no(self):
         return (max(self.slot, 1) - 1) // 2 + 1
@@ -170,6 +180,12 @@ class Replay:
 
     def event(self, words, line=0):
         """Apply one event (a payload split into words). Raises RecordError."""
+        self._event(words, line)
+        m = self.match
+        if m.phase in (GAME_OVER, MATCH_OVER) and len(self.results) < m.game:
+            self.results.append(m.result)
+
+    def _event(self, words, line):
         m = self.match
         kind = words[0]
         try:
@@ -181,6 +197,7 @@ class Replay:
                     raise ValueError("expected GAME %d" % (m.game + 1))
                 m.new_game()
                 self.scores_before.append(list(m.score))
+                self.crawford_games.append(m.crawford)
                 self.slot = 0
                 self.steps = []
                 self.history.append([])
@@ -190,7 +207,7 @@ class Replay:
             if kind == "OPEN":
                 d0, d1 = _ints(words[1:3], 2)
                 if m.opening(d0, d1) is not None:
-                    self.history[-1].append((m.turn, "open", (d0, d1)))
+                    self._note((m.turn, "open", (d0, d1)))
                 if len(words) > 3:
                     self.real_dice = True
                 return
@@ -219,7 +236,7 @@ class Replay:
                 text = " ".join(words[2:])
                 play = m.move(p, text)
                 self.steps = []
-                self.history[-1].append((p, "move", (dice, before, play, text)))
+                self._note((p, "move", (dice, before, play, text)))
                 return
             if kind in ("DOUBLE", "BEAVER"):
                 self._slot(p)
@@ -230,7 +247,7 @@ class Replay:
                     m.double(p)
                 else:
                     m.beaver(p)
-                self.history[-1].append((p, kind.lower(), want))
+                self._note((p, kind.lower(), want))
                 return
             if kind in ("TAKE", "DROP"):
                 self._slot(p)
@@ -238,12 +255,12 @@ class Replay:
                     m.take(p)
                 else:
                     m.drop(p)
-                self.history[-1].append((p, kind.lower(), m.cube))
+                self._note((p, kind.lower(), m.cube))
                 return
             if kind == "RESIGN":
                 k = _ints(words[2:3], 1)[0]
                 m.resign(p, k)
-                self.history[-1].append((p, "resign", k))
+                self._note((p, "resign", k))
                 return
             if kind == "END":
                 pts = _ints(words[2:3], 1)[0]
@@ -287,17 +304,25 @@ def _ints(words, n):
     return out
 
 
-def replay(text):
-    """Replay a whole record. Returns (Replay, header info, torn note or None); raises
-    RecordError at the first damaged line or rule violation."""
-    lines, torn = checked_lines(text)
-    if not lines:
-        raise RecordError("the record is empty", 1)
-    rules, info = parse_header(lines[0][1])
-    r = Replay(rules, (info.get("p0", "player 0"), info.get("p1", "player 1")))
-    for line_no, payload in lines[1:]:
+def replay(source, history=True):
+    """Replay a whole record from an open text file or a string. Returns (Replay, header info,
+    torn note or None); raises RecordError at the first damaged line or rule violation."""
+    if isinstance(source, str):
+        import io
+        source = io.StringIO(source)
+    lines = _Lines(source)
+    r = None
+    info = None
+    for line_no, payload in lines:
+        if r is None:
+            rules, info = parse_header(payload)
+            r = Replay(rules, (info.get("p0", "player 0"), info.get("p1", "player 1")), history)
+            continue
         words = payload.split()
         if not words:
             raise RecordError("empty event", line_no)
         r.event(words, line_no)
-    return r, info, torn
+    if r is None:
+        raise RecordError("the record is empty" + (" (its only line was torn)" if lines.torn
+                                                   else ""), 1)
+    return r, info, lines.torn
