@@ -5,24 +5,9 @@ seed always gives the same corpus."""
 
 import random
 
-from bgcore import Position
+from bgcore import Position, heuristic
 
 KINDS = ("contact", "random", "bearoff", "bearoff_contact", "bar", "stack")
-
-
-def _heuristic_score(pos):
-    # A crude positional judgement for "ordinary" play: made points, few blots, racing lead.
-    # pos has the opponent on roll, so the mover is side 1.
-    b = pos.raw
-    score = 0
-    for p in range(1, 25):
-        n = b[26 + p]
-        if n >= 2:
-            score += 3 if 26 - p <= 12 else 1   # points nearer home are worth more
-        elif n == 1:
-            score -= 2
-    me, them = pos.pips()
-    return score * 4 + (me - them) // 4 + 6 * b[25]
 
 
 def play_game(rng, choose="random", max_turns=400):
@@ -42,7 +27,7 @@ def play_game(rng, choose="random", max_turns=400):
         elif choose == "random":
             play = rng.choice(plays)
         else:
-            play = max(plays, key=lambda p: _heuristic_score(pos.apply(p)))
+            play = heuristic.choose(pos, d1, d2)
         pos = pos.apply(play)
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
     return out

@@ -16,14 +16,8 @@ def _chooser(rng):
         bot = Bot(6, seed=rng.randrange(1 << 30))
         return bot.choose, "bot level 6"
     except ImportError:
-        from bgboard.corpus import _heuristic_score
-
-        def choose(pos, d1, d2):
-            plays = pos.plays(d1, d2)
-            if not plays:
-                return None
-            return max(plays, key=lambda p: _heuristic_score(pos.apply(p)))
-        return choose, "heuristic player"
+        from bgcore import heuristic
+        return heuristic.choose, "rule-of-thumb player"
 
 
 def play_one(rng, out, delay):
