@@ -4,7 +4,6 @@ notation and Position IDs."""
 
 from pathlib import Path
 
-from bgcore import Position
 from bgboard.corpus import corpus
 from conftest import run_micropython
 

@@ -3,12 +3,9 @@
 play (`bgboard selfplay`)."""
 
 import json
-import os
-import random
-from pathlib import Path
 
 from bgcore import heuristic
-from bgcore.match import Rules, MATCH, MONEY, NOCUBE, GAME_OVER, MATCH_OVER, TURN, MOVE, OPENING
+from bgcore.match import MATCH, MONEY, NOCUBE, GAME_OVER, MATCH_OVER, TURN, MOVE, OPENING
 from bgcore.record import RecordError, Writer, replay
 from bgboard import matfile
 
@@ -28,10 +25,9 @@ class FileError(Exception):
     """What is wrong with a file, for the user: names the file, the line and the reason; the
     `where` text is "game G move M: reason" for rule violations."""
 
-    def __init__(self, path, message, where=None, partial=None):
+    def __init__(self, path, message, where=None):
         Exception.__init__(self, "%s: %s" % (path, message))
         self.where = where or message
-        self.partial = partial
 
 
 def load(path, jacoby=False):
@@ -49,8 +45,7 @@ def load(path, jacoby=False):
         try:
             rep, info, torn = replay(text)
         except RecordError as e:
-            raise FileError(path, "line %d: %s" % (e.line, e.where()), e.where(),
-                            getattr(e, "replay", None))
+            raise FileError(path, "line %d: %s" % (e.line, e.where()), e.where())
         return Loaded(path, rep, info, torn, "record")
     try:
         rep = matfile.replay_mat(text, jacoby=jacoby)

@@ -3,7 +3,7 @@ checks, and writing a replayed match laid out exactly as gnubg's `export match m
 
 import re
 
-from bgcore.match import Rules, MATCH, MONEY
+from bgcore.match import Rules, MATCH, MONEY, KINDS
 from bgcore.record import RecordError, Replay
 
 _ROLL = re.compile(r"^([1-6])([1-6]):$")
@@ -177,8 +177,8 @@ def _check_wins(r, winner, points, line_no):
         return
     w, got, how = m.result
     raw = got
-    if how in ("single", "gammon", "backgammon"):
-        raw = m.cube * ("", "single", "gammon", "backgammon").index(how)
+    if how in KINDS[1:]:
+        raw = m.cube * KINDS.index(how)      # gnubg writes the points before Jacoby
     if w != winner or points not in (got, raw):
         raise RecordError("the file says %s wins %d point(s); the rules give %s %d"
                           % (r.players[winner], points, r.players[w], got), line_no, m.game,

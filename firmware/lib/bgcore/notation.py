@@ -104,7 +104,7 @@ def parse_play(pos, text, d1, d2):
     for a, t, tok in segs:
         if t and b[51 - t] == 1:
             landed |= 1 << t
-    found = [p for p in plays if p.after[:_O] == mine and p._hits & landed == landed]
+    found = [p for p in plays if p.mine_after() == mine and p._hits & landed == landed]
     if len(found) > 1:
         found = [p for p in found if p._hits == landed | starred] or found
     if len(found) == 1:

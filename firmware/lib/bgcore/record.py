@@ -158,7 +158,6 @@ class Replay:
         self.players = list(players)
         self.slot = 0           # entries in this game, as the .mat columns count them
         self.steps = []         # STEP events of the turn in progress
-        self.events = 0
         self.real_dice = False
         self.ended = False      # a MATCHEND was read
         self.history = []       # per game: list of (player, kind, data) for exporters
@@ -189,7 +188,6 @@ class Replay:
         m = self.match
         kind = words[0]
         try:
-            self.events += 1
             if self.ended:
                 raise ValueError("nothing may follow the end of the match")
             if kind == "GAME":
