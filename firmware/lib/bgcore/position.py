@@ -97,6 +97,54 @@ class Play:
         return format_steps(self.moves, self._hits)
 
 
+class Plays:
+    """The legal plays of one roll: a read-only sequence (len, indexing, iteration, `in`, equality
+    with a list). Each Play is made when asked for, so holding the result of a 2-2 with hundreds
+    of plays costs the packed records only."""
+
+    def __init__(self, found):
+        self._f = found
+
+    def __len__(self):
+        return self._f.n
+
+    def __bool__(self):
+        return self._f.n > 0
+
+    def __getitem__(self, i):
+        n = self._f.n
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("play index out of range")
+        return Play(self._f, i)
+
+    def __iter__(self):
+        f = self._f
+        for i in range(f.n):
+            yield Play(f, i)
+
+    def __contains__(self, play):
+        for p in self:
+            if p == play:
+                return True
+        return False
+
+    def __eq__(self, other):
+        if len(self) != len(other):
+            return False
+        for i in range(len(self)):
+            if self[i] != other[i]:
+                return False
+        return True
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __repr__(self):
+        return "<Plays %s>" % ", ".join(str(p) for p in self)
+
+
 def format_steps(moves, hits):
     """GNU Backgammon's notation for checker steps, as its FormatMove writes it: steps sorted by
     source, one checker's steps joined (8/5 5/3 -> 8/3, but 13/7*/1 keeps a hit on the way),
@@ -292,7 +340,8 @@ class Position:
     # ---- legal plays -----------------------------------------------------------------------
     def plays(self, d1, d2):
         """Every legal play for the roll d1-d2, one per distinct resulting position, in a fixed
-        order (the same on every interpreter); [] when the roll cannot be played."""
+        order (the same on every interpreter), as a read-only sequence (see Plays); empty when
+        the roll cannot be played."""
         _check_dice(d1, d2)
         if self.is_over():
             return []
@@ -310,8 +359,8 @@ class Position:
                 # Only one number can be played: the larger one, where it can be.
                 found.n = found.first_die_done
         if found.used <= 0:
-            return []
-        return [Play(found, i) for i in range(found.n)]
+            found.n = 0
+        return Plays(found)
 
     def apply(self, play):
         """The position after `play` (one of self.plays(...)), with the opponent on roll.
