@@ -1,0 +1,67 @@
+# Debounce and long press for a set of keys, as plain data: the caller passes each key's raw
+# reading and the time in ms (ticks_ms()); nothing here reads a clock or a pin. A key counts as
+# pressed or released once its reading has stayed the same for `settle_ms`; held for `long_ms`
+# it reports a long press once. Pure and MicroPython-compatible.
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+NONE = const(0)
+PRESS = const(1)         # settled down
+LONG = const(2)          # still down after long_ms (once per press)
+RELEASE = const(3)       # settled up after a press shorter than long_ms
+LONG_RELEASE = const(4)  # settled up after a long press
+
+# ticks_ms() wraps at 2**30 on MicroPython ports; differences are taken modulo that
+_TICKS_MASK = const(0x3FFFFFFF)
+
+_DOWN = const(1)         # state bits
+_PENDING = const(2)
+_LONG_DONE = const(4)
+
+
+def ticks_diff(now, then):
+    return (now - then) & _TICKS_MASK
+
+
+class Debouncer:
+    def __init__(self, count, settle_ms=20, long_ms=700):
+        self.count = count
+        self.settle_ms = settle_ms
+        self.long_ms = long_ms          # 0: no long presses
+        self._state = bytearray(count)
+        self._changed = [0] * count     # when the reading started to differ from the state
+        self._pressed = [0] * count     # when the current press started (its first touch)
+
+    def is_down(self, key):
+        """Whether key `key` is (debounced) down."""
+        return bool(self._state[key] & _DOWN)
+
+    def update(self, key, down, now):
+        """Feed key `key`'s raw reading `down` at time `now` (ms); returns NONE, PRESS, LONG,
+        RELEASE or LONG_RELEASE."""
+        st = self._state[key]
+        if bool(st & _DOWN) == bool(down):
+            st &= ~_PENDING                 # a bounce that came back: nothing changed
+            if (st & _DOWN and self.long_ms and not st & _LONG_DONE
+                    and ticks_diff(now, self._pressed[key]) >= self.long_ms):
+                st |= _LONG_DONE
+                self._state[key] = st
+                return LONG
+            self._state[key] = st
+            return NONE
+        if not st & _PENDING:
+            st |= _PENDING
+            self._state[key] = st
+            self._changed[key] = now
+        if ticks_diff(now, self._changed[key]) < self.settle_ms:
+            return NONE
+        if down:
+            self._state[key] = _DOWN
+            self._pressed[key] = self._changed[key]   # long_ms counts from the first touch
+            return PRESS
+        self._state[key] = 0
+        return LONG_RELEASE if st & _LONG_DONE else RELEASE

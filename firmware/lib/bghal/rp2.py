@@ -1,0 +1,218 @@
+# The hardware layer of a real board (Raspberry Pi Pico / Pico 2): the LED panel through the
+# `neopixel` module, the keys (a diode key matrix scanned one row at a time, or buttons on their
+# own pins), the SSD1306 OLED, the piezo, the watchdog, flash sync, the board id and the USB
+# serial link. Implements the HAL of docs/firmware-layout.md from the board's profile.
+# `machine`, `neopixel`, `framebuf` and `time` can be passed in, so that the tests run this code
+# against pin-level fakes on CPython and on MicroPython's unix port.
+
+import os
+import sys
+
+from bghal.debounce import Debouncer, PRESS, LONG, RELEASE, LONG_RELEASE
+from bghal.panel import Panel
+
+WDT_TIMEOUT_MS = 8000      # the RP2040's watchdog allows up to about 8.3 s
+PIEZO_HZ = 2400
+# watchdog CTRL register, write-1-to-clear alias (+0x3000); bit 30 enables the watchdog
+_WDT_CTRL_CLR = {"rp2040": 0x40058000 + 0x3000, "rp2350": 0x400D8000 + 0x3000}
+_WDT_ENABLE = 1 << 30
+
+
+class Board:
+    def __init__(self, profile, machine=None, neopixel=None, framebuf=None, time=None,
+                 stdin=None, stdout=None, data_dir="/data"):
+        if machine is None:
+            import machine
+        if neopixel is None:
+            import neopixel
+        if time is None:
+            import time
+        self.profile = profile
+        self.data_dir = data_dir
+        self._machine = machine
+        self._time = time
+        self.panel = Panel(profile)
+        self.brightness = profile["brightness"]["default"]
+        Pin = machine.Pin
+        p = profile["panel"]
+        self._np = neopixel.NeoPixel(Pin(p["pin"], Pin.OUT), self.panel.count)
+        self._init_keys(profile["input"], Pin)
+        self._oled = None
+        o = profile.get("oled")
+        if o:
+            if framebuf is None:
+                import framebuf
+            from bghal.oled import Oled
+            i2c = machine.I2C(o["i2c"], sda=Pin(o["sda"]), scl=Pin(o["scl"]), freq=o["freq"])
+            self._oled = Oled(i2c, framebuf, o["address"], o["width"], o["height"])
+        self._pwm = None
+        if profile.get("piezo") is not None:
+            self._pwm = machine.PWM(Pin(profile["piezo"]))
+            self._pwm.duty_u16(0)
+        self._beep_until = None
+        self._wdt = None
+        self._in = stdin
+        self._out = stdout
+        self._poll = None
+        self._rx = bytearray(64)
+
+    # ---- keys -------------------------------------------------------------------------------
+    def _init_keys(self, inp, Pin):
+        self._rows = []
+        self._cols = []
+        names = []
+        if inp["style"] == "matrix":
+            for pin in inp["rows"]:
+                self._rows.append(Pin(pin, Pin.OUT, value=1))
+            for pin in inp["cols"]:
+                self._cols.append(Pin(pin, Pin.IN, Pin.PULL_UP))
+            for row in inp["keys"]:
+                names.extend(row)
+        else:
+            # buttons: one "row" that is always selected; each button a column to ground
+            for name in sorted(inp["buttons"]):
+                self._cols.append(Pin(inp["buttons"][name], Pin.IN, Pin.PULL_UP))
+                names.append(name)
+        self._names = names
+        self._long = inp.get("long") or {}
+        self._debounce = Debouncer(len(names), inp["settle_ms"], inp["long_ms"])
+        self._pending = []
+
+    def scan(self):
+        """Read every key once and queue the key names that result. `keys()` calls this; call
+        it more often (every few ms) for the crispest response."""
+        now = self._time.ticks_ms()
+        ncols = len(self._cols)
+        if self._rows:
+            for r, row in enumerate(self._rows):
+                row.value(0)
+                for c, col in enumerate(self._cols):
+                    self._key(r * ncols + c, col.value() == 0, now)
+                row.value(1)
+        else:
+            for c, col in enumerate(self._cols):
+                self._key(c, col.value() == 0, now)
+
+    def _key(self, k, down, now):
+        name = self._names[k]
+        if name is None:
+            return
+        ev = self._debounce.update(k, down, now)
+        if not ev:
+            return
+        long_name = self._long.get(name)
+        if long_name is None:
+            if ev == PRESS:
+                self._pending.append(name)
+        elif ev == LONG:
+            self._pending.append(long_name)
+        elif ev == RELEASE:
+            self._pending.append(name)
+
+    def keys(self):
+        """Key names pressed since the last call, oldest first."""
+        self.scan()
+        self._service()
+        if not self._pending:
+            return []
+        out = self._pending
+        self._pending = []
+        return out
+
+    # ---- output -----------------------------------------------------------------------------
+    def show(self, frame):
+        """Put a logical RGB frame on the LEDs; returns the estimated panel current in mA."""
+        ma = self.panel.encode(frame, self._np.buf, self.brightness)
+        self._np.write()
+        self._service()
+        return ma
+
+    def text(self, lines):
+        if self._oled is not None:
+            self._oled.lines(lines)
+
+    def beep(self, ms):
+        """Sound the piezo for `ms` ms without waiting: it stops at the next keys(), show() or
+        feed() after that time."""
+        if self._pwm is None:
+            return
+        self._pwm.freq(PIEZO_HZ)
+        self._pwm.duty_u16(32768)
+        self._beep_until = self._time.ticks_add(self._time.ticks_ms(), ms)
+
+    def _service(self):
+        if self._beep_until is not None and self._time.ticks_diff(
+                self._time.ticks_ms(), self._beep_until) >= 0:
+            self._pwm.duty_u16(0)
+            self._beep_until = None
+
+    # ---- clock, entropy, identity, storage ---------------------------------------------------
+    def ticks_ms(self):
+        return self._time.ticks_ms()
+
+    def sleep_ms(self, ms):
+        self._time.sleep_ms(ms)
+
+    def seed(self):
+        """A 32-bit integer from the chip's random source (ring oscillator / TRNG)."""
+        b = os.urandom(4)
+        return ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) ^ self._time.ticks_us()
+
+    def board_id(self):
+        return "".join("%02x" % b for b in self._machine.unique_id())
+
+    def sync(self):
+        if hasattr(os, "sync"):
+            os.sync()
+
+    # ---- watchdog ----------------------------------------------------------------------------
+    def feed(self):
+        """Feed the watchdog; the first call starts it (so a board left at the REPL after boot
+        is not reset)."""
+        if self._wdt is None:
+            self._wdt = self._machine.WDT(timeout=WDT_TIMEOUT_MS)
+        self._wdt.feed()
+        self._service()
+
+    def close(self):
+        """Stop the watchdog and the piezo: call it when the app stops (Ctrl-C into the REPL),
+        so that the REPL and mpremote are not reset under the user's hands."""
+        if self._pwm is not None:
+            self._pwm.duty_u16(0)
+        if self._wdt is not None:
+            chip = "rp2350" if "RP2350" in getattr(sys.implementation, "_machine", "") else "rp2040"
+            self._machine.mem32[_WDT_CTRL_CLR[chip]] = _WDT_ENABLE
+            self._wdt = None
+
+    # ---- serial link (the USB serial port, shared with the REPL) -----------------------------
+    def _streams(self):
+        if self._poll is None:
+            import select
+            if self._in is None:
+                self._in = sys.stdin.buffer
+            if self._out is None:
+                self._out = sys.stdout.buffer
+            self._poll = select.poll()
+            self._poll.register(self._in, select.POLLIN)
+
+    def read(self):
+        """The bytes waiting on the serial link, or b"" (never blocks)."""
+        self._streams()
+        n = 0
+        rx = self._rx
+        while n < len(rx) and self._poll.poll(0):
+            b = self._in.read(1)
+            if not b:
+                break
+            rx[n] = b[0]
+            n += 1
+        return bytes(rx[:n]) if n else b""
+
+    def write(self, data):
+        self._streams()
+        self._out.write(data)
+
+
+def open(profile, **parts):
+    """The HAL for a real board described by `profile` (see docs/firmware-layout.md)."""
+    return Board(profile, **parts)
