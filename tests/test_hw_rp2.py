@@ -47,7 +47,7 @@ def test_serial_link_reads_without_blocking():
     out_r, out_w = os.pipe()
     with open(r_fd, "rb", buffering=0) as stdin, open(out_w, "wb", buffering=0) as stdout:
         w = World()
-        b = hw_checks.Board(hw_checks.load("minimal"), machine=w.machine, neopixel=w.neopixel,
+        b = hw_checks.Rp2Hal(hw_checks.load("minimal"), machine=w.machine, neopixel=w.neopixel,
                             time=w.time, stdin=stdin, stdout=stdout)
         assert b.read() == b""
         os.write(w_fd, b"KEY P1\n")

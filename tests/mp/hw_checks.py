@@ -3,7 +3,7 @@
 # pytest on CPython (tests/test_hw_rp2.py) and by hw_run.py on MicroPython's unix port.
 
 from bghal import profile as profiles
-from bghal.rp2 import Board
+from bghal.rp2 import Rp2Hal
 from hw_fakes import World
 
 PROFILES = "hardware/profiles"   # set by the runner
@@ -20,7 +20,7 @@ def load(name, **changes):
 
 def make_board(profile):
     w = World()
-    b = Board(profile, machine=w.machine, neopixel=w.neopixel, framebuf=FRAMEBUF, time=w.time)
+    b = Rp2Hal(profile, machine=w.machine, neopixel=w.neopixel, framebuf=FRAMEBUF, time=w.time)
     return w, b
 
 

@@ -18,7 +18,7 @@ _WDT_CTRL_CLR = {"rp2040": 0x40058000 + 0x3000, "rp2350": 0x400D8000 + 0x3000}
 _WDT_ENABLE = 1 << 30
 
 
-class Board:
+class Rp2Hal:
     def __init__(self, profile, machine=None, neopixel=None, framebuf=None, time=None,
                  stdin=None, stdout=None, data_dir="/data"):
         if machine is None:
@@ -215,4 +215,4 @@ class Board:
 
 def open(profile, **parts):
     """The HAL for a real board described by `profile` (see docs/firmware-layout.md)."""
-    return Board(profile, **parts)
+    return Rp2Hal(profile, **parts)
