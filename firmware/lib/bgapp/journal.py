@@ -1,0 +1,159 @@
+# The board's flash: game records under /data (NNNN.bgr, append-only, one event per line with a
+# chained check, written before the event is shown) and settings (/data/settings.json, written
+# atomically: a temporary file, then rename). At power-up the record named in the settings as
+# the one in progress is replayed to rebuild the state; a last line torn by a power cut is cut
+# off the file before anything is appended to it.
+
+import json
+import os
+
+from bgcore.record import Writer, replay
+
+DEFAULTS = {
+    "opponent": 6,        # bot level 1-6, or 0 for two players
+    "mode": "nocube",     # nocube, money or match
+    "length": 5,          # match length
+    "jacoby": 1, "beavers": 0, "auto": 0,
+    "confirm": 0,         # 1: a complete play is confirmed by itself (no OK needed)
+    "forced": 1,          # 1: a forced play is made by itself
+    "real": 0,            # 1: players roll real dice and key in the numbers
+    "bright": -1,         # -1: the profile's default
+    "current": "",        # the record in progress
+    "next": 1,            # number of the next record
+}
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+class Journal:
+    def __init__(self, hal):
+        self.hal = hal
+        self.dir = hal.data_dir
+        try:
+            os.mkdir(self.dir)
+        except OSError:
+            pass
+        self.settings = dict(DEFAULTS)
+        self.settings_note = None
+        self._load_settings()
+        self.name = ""        # the record being written
+        self.f = None
+        self.writer = None
+        self.listener = None  # called with each event's payload once it is on flash
+
+    # ---- settings ---------------------------------------------------------------------------
+    def _load_settings(self):
+        path = self.dir + "/settings.json"
+        if not _exists(path):
+            return
+        try:
+            with open(path) as f:
+                data = json.load(f)
+            for k in DEFAULTS:
+                if k in data and type(data[k]) is type(DEFAULTS[k]):
+                    self.settings[k] = data[k]
+        except (ValueError, OSError) as e:
+            self.settings_note = "settings.json unreadable (%s): defaults used" % e
+
+    def save_settings(self):
+        path = self.dir + "/settings.json"
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(self.settings, f)
+        self.hal.sync()
+        os.rename(tmp, path)
+        self.hal.sync()
+
+    # ---- records ----------------------------------------------------------------------------
+    def path(self, name):
+        return self.dir + "/" + name
+
+    def start(self, rules, players, fw, in_progress=True):
+        """Open a new record and write its header; returns its name. `in_progress` records
+        it in the settings as the record to resume at power-up."""
+        self.close()
+        s = self.settings
+        n = s["next"]
+        name = "%04d.bgr" % n
+        while _exists(self.path(name)):
+            n += 1
+            name = "%04d.bgr" % n
+        self.name = name
+        self.writer = Writer()
+        self.f = open(self.path(name), "w")
+        self._put(self.writer.header(rules, players, board=self.hal.board_id(), fw=fw))
+        s["next"] = n + 1
+        if in_progress:
+            s["current"] = name
+        self.save_settings()
+        return name
+
+    def append(self, payload):
+        self._put(self.writer.line(payload))
+        if self.listener:
+            self.listener(payload)
+
+    def _put(self, line):
+        self.f.write(line)
+        self.f.flush()
+        self.hal.sync()
+
+    def close(self):
+        if self.f:
+            self.f.close()
+        self.f = None
+        self.name = ""
+
+    def resume(self, name):
+        """Replay record `name` and reopen it for appending. Returns (Replay, header info, note);
+        note says when a torn last line was cut off. Raises RecordError / OSError."""
+        self.close()
+        path = self.path(name)
+        with open(path) as f:
+            rep, info, torn = replay(f, history=False)
+        last = self._last_check(path, torn is not None)
+        self.name = name
+        self.writer = Writer(last)
+        self.f = open(path, "a")
+        return rep, info, torn
+
+    def _last_check(self, path, torn):
+        # The check of the last good line; with a torn last line, the file is rewritten
+        # without it first (copy, then rename) so that appending continues the chain.
+        last = ""
+        if torn:
+            tmp = path + ".tmp"
+            with open(path) as src, open(tmp, "w") as dst:
+                prev = None
+                line = src.readline()
+                while line:
+                    if prev is not None:
+                        dst.write(prev)
+                    prev = line
+                    line = src.readline()
+            self.hal.sync()
+            os.rename(tmp, path)
+            self.hal.sync()
+        with open(path) as f:
+            line = f.readline()
+            while line:
+                bar = line.rfind("|")
+                if bar > 0:
+                    last = line[bar + 1:bar + 9]
+                line = f.readline()
+        return last
+
+    def records(self):
+        """Names of the records on flash, oldest first."""
+        out = []
+        for name in os.listdir(self.dir):
+            if name.endswith(".bgr"):
+                out.append(name)
+        out.sort()
+        return out

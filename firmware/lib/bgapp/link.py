@@ -1,0 +1,229 @@
+# The serial protocol server: text lines on the USB serial port (MicroPython's REPL stdio).
+# Reads what has arrived without blocking, answers one line per request (or a counted block),
+# and streams events and LED frames as lines beginning with "!" while WATCH is on. It never sends
+# byte 0x03 and never reads it: Ctrl-C still reaches the interpreter. See docs/protocol.md.
+
+import binascii
+import hashlib
+import os
+
+from micropython import const
+
+PROTO = const(1)
+MAX_LINE = const(120)
+CHUNK = const(96)          # file bytes per D line (128 characters of base64)
+_KEYS = ("BAR", "OFF", "OK", "UNDO", "DOUBLE", "HINT", "MENU", "LEFT", "RIGHT", "SELECT",
+         "BACK", "PIPS")
+
+
+def key_name_ok(name):
+    if name in _KEYS:
+        return True
+    return (len(name) in (2, 3) and name[0] == "P" and name[1:].isdigit()
+            and 1 <= int(name[1:]) <= 24)
+
+
+def _name_ok(name):
+    if not name or len(name) > 40 or name[0] == ".":
+        return False
+    for c in name:
+        if not (c.isalpha() or c.isdigit() or c in "._-"):
+            return False
+    return True
+
+
+class Link:
+    def __init__(self, hal, app):
+        self.hal = hal
+        self.app = app
+        self.buf = bytearray()
+        self.skipping = False     # an over-long line is being discarded up to its end
+        self.bad = False          # the line holds a byte that is not printable text
+        self.watching = False
+
+    # ---- output ------------------------------------------------------------------------------
+    def send(self, line):
+        self.hal.write(line.encode() + b"\r\n")
+
+    def event(self, text):
+        if self.watching:
+            self.send("!" + text)
+
+    def frame(self, brightness, frame):
+        if self.watching:
+            self.hal.write(b"!LED %d " % brightness)
+            self.hal.write(binascii.hexlify(frame))
+            self.hal.write(b"\r\n")
+
+    # ---- input -------------------------------------------------------------------------------
+    def poll(self):
+        data = self.hal.read()
+        if not data:
+            return
+        for b in data:
+            if b == 10 or b == 13:
+                if self.skipping:
+                    self.send("ERR toolong a line has at most %d characters" % MAX_LINE)
+                elif self.bad:
+                    self.send("ERR binary a line holds bytes that are not printable text")
+                elif self.buf:
+                    line = self.buf.decode()
+                    self.buf = bytearray()
+                    self.request(line)
+                self.buf = bytearray()
+                self.skipping = False
+                self.bad = False
+            elif self.skipping:
+                continue
+            elif len(self.buf) >= MAX_LINE:
+                self.skipping = True
+                self.buf = bytearray()
+            else:
+                if b < 32 or b > 126:
+                    if b != 9:
+                        self.bad = True
+                        continue
+                self.buf.append(b)
+
+    def request(self, line):
+        words = line.split()
+        if not words:
+            return
+        cmd = words[0].upper()
+        args = words[1:]
+        try:
+            h = _COMMANDS.get(cmd)
+            if h is None:
+                self.send("ERR unknown no command %s (HELLO, STATE, KEY, LOGS, GET, DEL, WATCH, "
+                          "DEMO)" % cmd[:20])
+                return
+            h(self, args)
+        except MemoryError:
+            self.send("ERR memory out of memory while answering %s" % cmd)
+        except OSError as e:
+            self.send("ERR io %s: %s" % (cmd, e))
+
+    # ---- commands ----------------------------------------------------------------------------
+    def _hello(self, args):
+        a = self.app
+        self.send("HELLO bgboard proto=%d fw=%s board=%s profile=%s hal=%s"
+                  % (PROTO, a.FW, self.hal.board_id(), a.profile.get("name", "-"),
+                     a.profile.get("hal", "-")))
+
+    def _state(self, args):
+        self.send("STATE " + self.app.state_text())
+
+    def _key(self, args):
+        if len(args) != 1:
+            self.send("ERR args KEY takes one key name, e.g. KEY P13")
+            return
+        name = args[0].upper()
+        if not key_name_ok(name):
+            self.send("ERR badkey %s is not a key (P1-P24, BAR, OFF, OK, UNDO, DOUBLE, HINT, "
+                      "MENU, LEFT, RIGHT, SELECT, BACK, PIPS)" % args[0][:20])
+            return
+        why = self.app.press(name)
+        if why:
+            self.send("NO KEY %s %s" % (name, why))
+        else:
+            self.send("OK KEY %s" % name)
+
+    def _logs(self, args):
+        j = self.app.journal
+        names = j.records()
+        self.send("LOGS %d" % len(names))
+        for n in names:
+            size, digest = self._digest(j.path(n))
+            self.send("LOG %s %d %s%s" % (n, size, digest, " open" if n == j.name else ""))
+
+    def _digest(self, path):
+        h = hashlib.sha256()
+        size = 0
+        buf = bytearray(256)
+        with open(path, "rb") as f:
+            while True:
+                k = f.readinto(buf)
+                if not k:
+                    break
+                size += k
+                h.update(buf[:k] if k < 256 else buf)
+        return size, binascii.hexlify(h.digest()).decode()
+
+    def _get(self, args):
+        if not 1 <= len(args) <= 2:
+            self.send("ERR args GET takes a record name and an optional offset")
+            return
+        name = args[0]
+        if not _name_ok(name):
+            self.send("ERR args %r is not a file name" % name[:40])
+            return
+        path = self.app.journal.path(name)
+        try:
+            size, digest = self._digest(path)
+        except OSError:
+            self.send("ERR nofile no file %s on the board" % name)
+            return
+        off = 0
+        if len(args) == 2:
+            if not args[1].isdigit() or int(args[1]) > size:
+                self.send("ERR args offset %s is not a number from 0 to %d" % (args[1][:20], size))
+                return
+            off = int(args[1])
+        self.send("FILE %s %d %s" % (name, size, digest))
+        buf = bytearray(CHUNK)
+        with open(path, "rb") as f:
+            f.seek(off)
+            while off < size:
+                k = f.readinto(buf)
+                if not k:
+                    break
+                self.hal.write(b"D %d " % off)
+                self.hal.write(binascii.b2a_base64(buf[:k] if k < CHUNK else buf))  # ends \n
+                off += k
+                self.hal.feed()
+        self.send("END %s %d" % (name, off))
+
+    def _del(self, args):
+        if len(args) != 1 or not _name_ok(args[0]):
+            self.send("ERR args DEL takes one file name")
+            return
+        j = self.app.journal
+        name = args[0]
+        if name == j.name or name == j.settings.get("current"):
+            self.send("ERR busy %s is the record of the game in progress" % name)
+            return
+        if name == "settings.json":
+            self.send("ERR busy settings.json is not a record")
+            return
+        try:
+            os.remove(j.path(name))
+        except OSError:
+            self.send("ERR nofile no file %s on the board" % name)
+            return
+        self.hal.sync()
+        self.send("OK DEL %s" % name)
+
+    def _watch(self, args):
+        if len(args) != 1 or args[0].lower() not in ("on", "off"):
+            self.send("ERR args WATCH takes on or off")
+            return
+        self.watching = args[0].lower() == "on"
+        self.send("OK WATCH %s" % args[0].lower())
+        if self.watching:
+            self.app.dirty = True      # the current frame follows at once
+
+    def _demo(self, args):
+        if not args or len(args) > 2 or not args[0].isdigit() or not 1 <= int(args[0]) <= 999 \
+                or (len(args) == 2 and args[1].lower() != "fast"):
+            self.send("ERR args DEMO takes a number of games (1-999) and optionally fast")
+            return
+        fast = len(args) == 2
+        why = self.app.start_demo(int(args[0]), fast)
+        if why:
+            self.send("NO DEMO %s" % why)
+        else:
+            self.send("OK DEMO %d%s" % (int(args[0]), " fast" if fast else ""))
+
+
+_COMMANDS = {"HELLO": Link._hello, "STATE": Link._state, "KEY": Link._key, "LOGS": Link._logs,
+             "GET": Link._get, "DEL": Link._del, "WATCH": Link._watch, "DEMO": Link._demo}

