@@ -1,13 +1,19 @@
 # A small SSD1306 OLED driver (128x64 or 128x32, I2C): the screen is a framebuf.FrameBuffer in
 # the controller's own memory layout (MONO_VLSB: one byte is 8 pixels of a column, a "page"),
 # sent whole after drawing. `lines(texts)` draws a few lines of the built-in 8x8 font; that is
-# all the board shows on it (menus, scores, pips, level names).
+# all the board shows on it (menus, scores, pips, level names). The caller makes the I2C bus
+# and the FrameBuffer (bghal.rp2), so that tests can pass fakes.
 
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # only for the type check (mypy takes this branch): the annotations' types
+    import framebuf
+    import machine
 
 _CTRL_CMD = const(0x80)     # control byte: one command byte follows
 _CTRL_DATA = const(0x40)    # control byte: display data follows
@@ -15,14 +21,16 @@ CHARS_PER_LINE = const(16)  # 128 pixels / 8
 
 
 class Oled:
-    def __init__(self, i2c, framebuf, address=0x3C, width=128, height=64):
+    def __init__(self, i2c: "machine.I2C", fb: "framebuf.FrameBuffer", buffer: bytearray,
+                 address: int = 0x3C, width: int = 128, height: int = 64):
+        """`fb` draws into `buffer`: width x height pixels, framebuf.MONO_VLSB."""
         self.i2c = i2c
         self.address = address
         self.width = width
         self.height = height
         self.pages = height // 8
-        self.buffer = bytearray(width * self.pages)
-        self.fb = framebuf.FrameBuffer(self.buffer, width, height, framebuf.MONO_VLSB)
+        self.buffer = buffer
+        self.fb = fb
         self._cmd = bytearray(2)
         self._cmd[0] = _CTRL_CMD
         self._data_prefix = bytearray(1)

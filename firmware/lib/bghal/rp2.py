@@ -3,12 +3,26 @@
 # own pins), the SSD1306 OLED, the piezo, the watchdog, flash sync, the board id and the USB
 # serial link. Implements the HAL of docs/firmware-layout.md from the board's profile.
 # `machine`, `neopixel`, `framebuf` and `time` can be passed in, so that the tests run this code
-# against pin-level fakes on CPython and on MicroPython's unix port.
+# against pin-level fakes on CPython and on MicroPython's unix port. The code names the modules
+# directly (machine.Pin, time.ticks_ms, ...) so that the type check sees every use against the
+# rp2 stubs; passed-in modules replace them for the board being built.
 
 import os
 import sys
+import time
 
-from bghal.debounce import Debouncer, PRESS, LONG, RELEASE, LONG_RELEASE
+try:
+    import machine
+    import neopixel
+except ImportError:  # not a Pico: the caller passes fakes
+    machine = None
+    neopixel = None
+try:
+    import framebuf
+except ImportError:  # CPython
+    framebuf = None
+
+from bghal.debounce import Debouncer, PRESS, LONG, RELEASE
 from bghal.panel import Panel
 
 WDT_TIMEOUT_MS = 8000      # the RP2040's watchdog allows up to about 8.3 s
@@ -18,46 +32,63 @@ _WDT_CTRL_CLR = {"rp2040": 0x40058000 + 0x3000, "rp2350": 0x400D8000 + 0x3000}
 _WDT_ENABLE = 1 << 30
 
 
+def _use(machine_module, neopixel_module, framebuf_module, time_module):
+    global machine, neopixel, framebuf, time
+    if machine_module is not None:
+        machine = machine_module
+    if neopixel_module is not None:
+        neopixel = neopixel_module
+    if framebuf_module is not None:
+        framebuf = framebuf_module
+    if time_module is not None:
+        time = time_module
+
+
 class Rp2Hal:
     def __init__(self, profile, machine=None, neopixel=None, framebuf=None, time=None,
                  stdin=None, stdout=None, data_dir="/data"):
-        if machine is None:
-            import machine
-        if neopixel is None:
-            import neopixel
-        if time is None:
-            import time
-        self.profile = profile
+        _use(machine, neopixel, framebuf, time)
+        self._setup(profile)
         self.data_dir = data_dir
-        self._machine = machine
-        self._time = time
-        self.panel = Panel(profile)
-        self.brightness = profile["brightness"]["default"]
-        Pin = machine.Pin
-        p = profile["panel"]
-        self._np = neopixel.NeoPixel(Pin(p["pin"], Pin.OUT), self.panel.count)
-        self._init_keys(profile["input"], Pin)
-        self._oled = None
-        o = profile.get("oled")
-        if o:
-            if framebuf is None:
-                import framebuf
-            from bghal.oled import Oled
-            i2c = machine.I2C(o["i2c"], sda=Pin(o["sda"]), scl=Pin(o["scl"]), freq=o["freq"])
-            self._oled = Oled(i2c, framebuf, o["address"], o["width"], o["height"])
-        self._pwm = None
-        if profile.get("piezo") is not None:
-            self._pwm = machine.PWM(Pin(profile["piezo"]))
-            self._pwm.duty_u16(0)
-        self._beep_until = None
-        self._wdt = None
         self._in = stdin
         self._out = stdout
         self._poll = None
         self._rx = bytearray(64)
 
+    def _setup(self, profile):
+        self.profile = profile
+        # what later calls need, taken now from the modules in use
+        self._ticks_ms = time.ticks_ms
+        self._ticks_add = time.ticks_add
+        self._ticks_diff = time.ticks_diff
+        self._sleep_ms = time.sleep_ms
+        self._unique_id = machine.unique_id
+        self._new_wdt = machine.WDT
+        self._mem32 = machine.mem32
+        self.panel = Panel(profile)
+        self.brightness = profile["brightness"]["default"]
+        p = profile["panel"]
+        self._np = neopixel.NeoPixel(machine.Pin(p["pin"], machine.Pin.OUT), self.panel.count)
+        self._init_keys(profile["input"])
+        self._oled = None
+        o = profile.get("oled")
+        if o:
+            from bghal.oled import Oled
+            i2c = machine.I2C(o["i2c"], sda=machine.Pin(o["sda"]), scl=machine.Pin(o["scl"]),
+                              freq=o["freq"])
+            screen = bytearray(o["width"] * o["height"] // 8)
+            fb = framebuf.FrameBuffer(screen, o["width"], o["height"], framebuf.MONO_VLSB)
+            self._oled = Oled(i2c, fb, screen, o["address"], o["width"], o["height"])
+        self._pwm = None
+        if profile.get("piezo") is not None:
+            self._pwm = machine.PWM(machine.Pin(profile["piezo"]))
+            self._pwm.duty_u16(0)
+        self._beep_until = None
+        self._wdt = None
+
     # ---- keys -------------------------------------------------------------------------------
-    def _init_keys(self, inp, Pin):
+    def _init_keys(self, inp):
+        Pin = machine.Pin
         self._rows = []
         self._cols = []
         names = []
@@ -81,7 +112,7 @@ class Rp2Hal:
     def scan(self):
         """Read every key once and queue the key names that result. `keys()` calls this; call
         it more often (every few ms) for the crispest response."""
-        now = self._time.ticks_ms()
+        now = self._ticks_ms()
         ncols = len(self._cols)
         if self._rows:
             for r, row in enumerate(self._rows):
@@ -138,28 +169,28 @@ class Rp2Hal:
             return
         self._pwm.freq(PIEZO_HZ)
         self._pwm.duty_u16(32768)
-        self._beep_until = self._time.ticks_add(self._time.ticks_ms(), ms)
+        self._beep_until = self._ticks_add(self._ticks_ms(), ms)
 
     def _service(self):
-        if self._beep_until is not None and self._time.ticks_diff(
-                self._time.ticks_ms(), self._beep_until) >= 0:
+        if self._beep_until is not None and self._ticks_diff(
+                self._ticks_ms(), self._beep_until) >= 0:
             self._pwm.duty_u16(0)
             self._beep_until = None
 
     # ---- clock, entropy, identity, storage ---------------------------------------------------
     def ticks_ms(self):
-        return self._time.ticks_ms()
+        return self._ticks_ms()
 
     def sleep_ms(self, ms):
-        self._time.sleep_ms(ms)
+        self._sleep_ms(ms)
 
     def seed(self):
-        """A 32-bit integer from the chip's random source (ring oscillator / TRNG)."""
-        b = os.urandom(4)
-        return ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) ^ self._time.ticks_us()
+        """A 32-bit integer from the chip's random source (ring oscillator on the RP2040, the
+        TRNG on the RP2350), through os.urandom."""
+        return int.from_bytes(os.urandom(4), "big")
 
     def board_id(self):
-        return "".join("%02x" % b for b in self._machine.unique_id())
+        return "".join("%02x" % b for b in self._unique_id())
 
     def sync(self):
         if hasattr(os, "sync"):
@@ -170,7 +201,7 @@ class Rp2Hal:
         """Feed the watchdog; the first call starts it (so a board left at the REPL after boot
         is not reset)."""
         if self._wdt is None:
-            self._wdt = self._machine.WDT(timeout=WDT_TIMEOUT_MS)
+            self._wdt = self._new_wdt(timeout=WDT_TIMEOUT_MS)
         self._wdt.feed()
         self._service()
 
@@ -181,7 +212,7 @@ class Rp2Hal:
             self._pwm.duty_u16(0)
         if self._wdt is not None:
             chip = "rp2350" if "RP2350" in getattr(sys.implementation, "_machine", "") else "rp2040"
-            self._machine.mem32[_WDT_CTRL_CLR[chip]] = _WDT_ENABLE
+            self._mem32[_WDT_CTRL_CLR[chip]] = _WDT_ENABLE
             self._wdt = None
 
     # ---- serial link (the USB serial port, shared with the REPL) -----------------------------
