@@ -83,6 +83,11 @@ def _selfplay(args):
     return 0
 
 
+def _hw(args):
+    from bgboard.hw import run_check
+    return run_check(args.profiles)
+
+
 def build_parser():
     p = argparse.ArgumentParser(prog="bgboard", description="The LED backgammon board's host tool.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -121,6 +126,12 @@ def build_parser():
     b.add_argument("--pairs", type=int, default=3000, help="(position, roll) pairs in the corpus")
     b.add_argument("--seed", type=int, default=2026, help="corpus seed")
     b.set_defaults(func=_bench)
+    hw = sub.add_parser("hw", help="the board's hardware: check a board profile")
+    hw_sub = hw.add_subparsers(dest="hw_command", metavar="SUBCOMMAND", required=True)
+    hc = hw_sub.add_parser("check", help="validate board profiles: pins, LED map, keys, power")
+    hc.add_argument("profiles", nargs="+", metavar="PROFILE",
+                    help="a name in hardware/profiles (reference, minimal) or a path")
+    hc.set_defaults(func=_hw)
     return p
 
 

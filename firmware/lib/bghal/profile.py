@@ -35,6 +35,8 @@ MATRIX_KEYS = tuple("P%d" % n for n in range(1, 25)) + ("BAR", "OFF", "OK", "UND
                                                         "HINT", "MENU")
 BUTTON_KEYS = ("LEFT", "RIGHT", "SELECT", "BACK")
 INPUT_STYLES = {"matrix": MATRIX_KEYS, "buttons": BUTTON_KEYS}
+STYLE_NEEDS = {"matrix": "a matrix board needs P1-P24, BAR, OFF, OK, UNDO, DOUBLE, HINT, MENU",
+               "buttons": "a buttons board needs LEFT, RIGHT, SELECT, BACK"}
 
 COLOURS = ("side0", "side1", "stack0", "stack1", "source", "dest", "last", "dice", "cube")
 
@@ -224,24 +226,30 @@ def _check_leds(profile, faults):
             continue
         count = 0
         outside = []
+        shared = {}     # element already owning some of these LEDs -> those LEDs
         for xy in runs_pixels(runs):
             count += 1
             x, y = xy
             if not (0 <= x < width and 0 <= y < height):
                 outside.append(xy)
             elif xy in owner:
-                faults.append("leds.%s: LED (%d, %d) already belongs to %s"
-                              % (name, x, y, owner[xy]))
+                shared.setdefault(owner[xy], []).append(xy)
             else:
                 owner[xy] = name
         if outside:
-            faults.append("leds.%s: LED%s %s outside the %dx%d panel"
-                          % (name, "s" if len(outside) > 1 else "",
-                             ", ".join("(%d, %d)" % p for p in outside),
-                             width, height))
+            faults.append("leds.%s: %s outside the %dx%d panel (x 0-%d, y 0-%d)"
+                          % (name, _some_leds(outside), width, height, width - 1, height - 1))
+        for other in sorted(shared):
+            faults.append("leds.%s: %s already in %s" % (name, _some_leds(shared[other]), other))
         size = FIXED_SIZES.get(name)
         if size and count != size:
             faults.append("leds.%s: %d LEDs, needs exactly %d" % (name, count, size))
+
+
+def _some_leds(xys):
+    if len(xys) == 1:
+        return "LED (%d, %d) is" % xys[0]
+    return "%d LEDs, (%d, %d) to (%d, %d), are" % ((len(xys),) + xys[0] + xys[-1])
 
 
 def _runs_ok(runs):
@@ -302,15 +310,14 @@ def _check_input(inp, faults, pins):
             _key_seen(name, where, wanted, seen, faults)
     missing = [k for k in wanted if k not in seen]
     if missing:
-        faults.append("input: no key for %s (the %s style needs %s)"
-                      % (", ".join(missing), style, ", ".join(wanted)))
+        faults.append("input: no key for %s (%s)" % (", ".join(missing), STYLE_NEEDS[style]))
     longs = inp.get("long")
     if not isinstance(longs, dict):
         faults.append("input.long: must map a key to the key a long press gives")
     else:
         for k in sorted(longs):
-            if k not in seen:
-                faults.append("input.long.%s: no such key on this board" % k)
+            if k not in wanted:
+                faults.append("input.long.%s: no such key on a %s board" % (k, style))
             if longs[k] not in MATRIX_KEYS and longs[k] not in BUTTON_KEYS:
                 faults.append("input.long.%s: %r is not a key name" % (k, longs[k]))
     for key in ("settle_ms", "long_ms"):
@@ -341,12 +348,16 @@ def _check_oled(oled, faults, pins):
         faults.append("oled.i2c: %r is not an I2C bus (0 or 1)" % (bus,))
     elif _is_int(sda) and _is_int(scl) and 0 <= sda < GPIO_COUNT and 0 <= scl < GPIO_COUNT:
         # on the RP2040 and RP2350, GPIO n carries I2C bus (n // 2) % 2, SDA on even n, SCL on odd
-        if sda % 2 or (sda // 2) % 2 != bus:
-            faults.append("oled.sda: GPIO %d cannot be SDA of I2C%d (it can be: %s)"
-                          % (sda, bus, _i2c_pins(bus, 0)))
-        if scl % 2 != 1 or (scl // 2) % 2 != bus:
-            faults.append("oled.scl: GPIO %d cannot be SCL of I2C%d (it can be: %s)"
-                          % (scl, bus, _i2c_pins(bus, 1)))
+        if _i2c_role(sda, bus) == "SCL" and _i2c_role(scl, bus) == "SDA":
+            faults.append("oled: SDA and SCL are swapped: on I2C%d GPIO %d is SCL and GPIO %d "
+                          "is SDA" % (bus, sda, scl))
+        else:
+            if _i2c_role(sda, bus) != "SDA":
+                faults.append("oled.sda: GPIO %d cannot be SDA of I2C%d (it can be: %s)"
+                              % (sda, bus, _i2c_pins(bus, "SDA")))
+            if _i2c_role(scl, bus) != "SCL":
+                faults.append("oled.scl: GPIO %d cannot be SCL of I2C%d (it can be: %s)"
+                              % (scl, bus, _i2c_pins(bus, "SCL")))
     if oled.get("address") not in (0x3C, 0x3D):
         faults.append("oled.address: %r is not an SSD1306 address (60 = 0x3C or 61 = 0x3D)"
                       % (oled.get("address"),))
@@ -355,9 +366,15 @@ def _check_oled(oled, faults, pins):
                       % (oled.get("width"), oled.get("height")))
 
 
-def _i2c_pins(bus, scl):
+def _i2c_role(pin, bus):
+    if (pin // 2) % 2 != bus:
+        return None
+    return "SCL" if pin % 2 else "SDA"
+
+
+def _i2c_pins(bus, role):
     return ", ".join(str(n) for n in range(GPIO_COUNT)
-                     if n % 2 == scl and (n // 2) % 2 == bus and n not in BOARD_GPIOS)
+                     if _i2c_role(n, bus) == role and n not in BOARD_GPIOS)
 
 
 def _check_pins(pins, faults):
