@@ -93,12 +93,21 @@ class App:
         hal = self.hal
         while True:
             self.link.poll()
-            for k in hal.keys():
-                lk = self.input.key(k)
-                self.dirty = True
-                if lk:
-                    self.press(lk)
-            self.tick()
+            try:
+                for k in hal.keys():
+                    lk = self.input.key(k)
+                    self.dirty = True
+                    if lk:
+                        self.press(lk)
+                self.tick()
+            except MemoryError:
+                # nothing was written (events are checked before they go to flash): say so,
+                # free what can be freed and carry on
+                self.pending = None
+                self.plays = None
+                gc.collect()
+                self.message = "out of memory"
+                self.link.event("NO out of memory")
             if self.dirty:
                 self.show()
             hal.feed()
@@ -129,7 +138,15 @@ class App:
     def ev(self, payload):
         """Apply one record event to the state, write it to flash, then let it be shown."""
         self.rep.event(payload.split())
-        self.journal.append(payload)
+        try:
+            self.journal.append(payload)
+        except (OSError, MemoryError) as e:
+            # not on flash, so it did not happen: back to what the record says
+            self.journal.close()
+            self.rep = None
+            gc.collect()
+            self._resume()
+            self.note = "flash write failed (%s): %s not recorded" % (e, payload)
         self.dirty = True
 
     def _on_event(self, payload):
@@ -291,6 +308,12 @@ class App:
         p = m.turn
         before = m.pos.raw
         moves = play.moves if play else ()
+        # the plays' buffers go before the record's check of the play builds its own
+        play = None
+        self.plays = None
+        self.complete = None
+        self.opts = {}
+        gc.collect()
         self.ev("MOVE %d %s" % (p, " ".join("%d/%d" % s for s in moves)))
         self.last = (p, moves)
         if animate and moves and not self.fast:
@@ -324,7 +347,7 @@ class App:
 
     def _demo_stop(self):
         self.demo = 0
-        self.fast = False
+        self.fast = self.was_fast
         self._end_session()
         self.link.event("DEMO END")
         self.view = "menu"
@@ -338,7 +361,8 @@ class App:
         self.anim = None
         self.pending = None
         self.demo = n
-        self.fast = fast
+        self.was_fast = self.fast
+        self.fast = fast or self.fast
         self.new_match(demo=True)
         return None
 
@@ -597,6 +621,7 @@ class App:
             s["bright"] = self.bright
         else:
             return "not a menu choice (P1-P20, P24 pips, OK new game, MENU back)"
+        self.journal.save_settings()    # remembered at once, across power cuts
         return None
 
     def _verify(self):

@@ -95,7 +95,7 @@ class Link:
             h = _COMMANDS.get(cmd)
             if h is None:
                 self.send("ERR unknown no command %s (HELLO, STATE, KEY, LOGS, GET, DEL, WATCH, "
-                          "DEMO)" % cmd[:20])
+                          "DEMO, FAST)" % cmd[:20])
                 return
             h(self, args)
         except MemoryError:
@@ -225,5 +225,13 @@ class Link:
             self.send("OK DEMO %d%s" % (int(args[0]), " fast" if fast else ""))
 
 
+def _fast(self, args):
+    if len(args) != 1 or args[0].lower() not in ("on", "off"):
+        self.send("ERR args FAST takes on or off")
+        return
+    self.app.fast = args[0].lower() == "on"
+    self.send("OK FAST %s" % args[0].lower())
+
+
 _COMMANDS = {"HELLO": Link._hello, "STATE": Link._state, "KEY": Link._key, "LOGS": Link._logs,
-             "GET": Link._get, "DEL": Link._del, "WATCH": Link._watch, "DEMO": Link._demo}
+             "GET": Link._get, "DEL": Link._del, "WATCH": Link._watch, "DEMO": Link._demo, "FAST": _fast}

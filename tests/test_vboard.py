@@ -1,0 +1,451 @@
+"""The virtual board (`bgboard vboard`) with the firmware on it, driven as a laptop drives a Pico:
+pyserial over the pty, mpremote, kill -9 of the MicroPython process as a power cut. The heap is
+192k throughout, the littlefs image is real and is read back with littlefs-python."""
+
+import hashlib
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import serial
+
+from conftest import ROOT, tool_path
+
+from bgcore import Position
+from bgcore.record import replay
+
+BGBOARD = str(Path(sys.executable).parent / "bgboard")
+
+
+@pytest.fixture(scope="session")
+def golden_image(tmp_path_factory):
+    """A flash image with the firmware and the reference profile installed, once per session."""
+    from bgboard import vboard
+    img = tmp_path_factory.mktemp("golden") / "flash.img"
+    vboard.install(img, "reference")
+    return img
+
+
+class VBoard:
+    def __init__(self, tmp, image, install=True):
+        self.dir = tmp
+        self.link = tmp / "link"
+        self.image = image
+        self.pid_file = tmp / "mp.pid"
+        self.log = open(tmp / "vboard.log", "w")
+        self.proc = subprocess.Popen([BGBOARD, "vboard", "--link", str(self.link), "--flash",
+                                      str(image), "--heap", "192k", "--pid-file",
+                                      str(self.pid_file)], stdout=self.log, stderr=self.log)
+        t0 = time.monotonic()
+        while not (self.link.exists() and self.pid_file.exists()):
+            assert self.proc.poll() is None, (tmp / "vboard.log").read_text()
+            assert time.monotonic() - t0 < 20, "the vboard did not create its link"
+            time.sleep(0.02)
+
+    def pid(self):
+        return int(self.pid_file.read_text())
+
+    def power_cut(self):
+        old = self.pid()
+        os.kill(old, signal.SIGKILL)
+        t0 = time.monotonic()
+        while True:
+            try:
+                if self.pid() != old:
+                    return
+            except (OSError, ValueError):
+                pass
+            assert time.monotonic() - t0 < 10, "the board did not come back after a power cut"
+            time.sleep(0.01)
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+@pytest.fixture
+def board(tmp_path, golden_image):
+    img = tmp_path / "flash.img"
+    shutil.copy(golden_image, img)
+    vb = VBoard(tmp_path, img)
+    yield vb
+    vb.stop()
+
+
+class Client:
+    """A protocol client: one request, its reply; '!' lines are kept in `events`."""
+
+    def __init__(self, link):
+        self.ser = serial.serial_for_url(str(link), timeout=0.2)
+        self.events = []
+        self.watching = False
+
+    def readline(self, timeout=10):
+        t0 = time.monotonic()
+        buf = b""
+        while time.monotonic() - t0 < timeout:
+            buf += self.ser.readline()
+            if buf.endswith(b"\n"):
+                return buf.rstrip(b"\r\n").decode()
+        raise TimeoutError("no line from the board (got %r)" % buf)
+
+    def reply(self, timeout=10):
+        while True:
+            line = self.readline(timeout)
+            if line.startswith("!"):
+                self.events.append(line)
+            else:
+                return line
+
+    def cmd(self, line, timeout=10):
+        self.ser.write(line.encode() + b"\n")
+        return self.reply(timeout)
+
+    def hello(self, timeout=20):
+        """Handshake (after opening or a reboot): HELLO until the board answers."""
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            self.ser.write(b"\nHELLO\n")
+            end = time.monotonic() + 0.5
+            while time.monotonic() < end:
+                line = self.ser.readline().rstrip(b"\r\n")
+                if line.startswith(b"HELLO bgboard"):
+                    time.sleep(0.05)
+                    self.ser.reset_input_buffer()
+                    return line.decode()
+        raise TimeoutError("the board does not answer HELLO")
+
+    def state(self):
+        line = self.cmd("STATE")
+        assert line.startswith("STATE "), line
+        return dict(w.split("=", 1) for w in line.split()[1:])
+
+    def wait_player(self, timeout=60):
+        """STATE once the board waits for a person (bot turns and pauses done)."""
+        t0 = time.monotonic()
+        while True:
+            st = self.state()
+            if st.get("wait") != "board" and st.get("demo") == "0":
+                return st
+            assert time.monotonic() - t0 < timeout, "the board stays busy: %s" % st
+            time.sleep(0.02)
+
+    def get(self, name, offset=0):
+        """GET a file: (bytes from offset, size, sha256 the board gives)."""
+        head = self.cmd("GET %s %d" % (name, offset))
+        assert head.startswith("FILE "), head
+        _, n, size, digest = head.split()
+        data = b""
+        import binascii
+        while True:
+            line = self.reply()
+            if line.startswith("END "):
+                assert line == "END %s %s" % (name, size)
+                return data, int(size), digest
+            tag, off, b64 = line.split(" ", 2)
+            assert tag == "D" and int(off) == offset + len(data), line
+            data += binascii.a2b_base64(b64)
+
+    def logs(self):
+        head = self.cmd("LOGS")
+        n = int(head.split()[1])
+        out = {}
+        for _ in range(n):
+            w = self.reply().split()
+            out[w[1]] = (int(w[2]), w[3], "open" in w[4:])
+        return out
+
+
+def key_for(point):
+    return "BAR" if point == 25 else "OFF" if point == 0 else "P%d" % point
+
+
+def play_person_turn(c, st, rng):
+    """Player 0's move: a random legal play keyed in step by step, then OK."""
+    pos = Position.from_id(st["pos"])
+    plays = pos.plays(int(st["dice"][0]), int(st["dice"][1]))
+    if not plays:
+        return None
+    play = plays[rng.randrange(len(plays))]
+    for s, t in play.moves:
+        for q in (s, t):
+            r = c.cmd("KEY " + key_for(q))
+            assert r == "OK KEY " + key_for(q), (r, str(play), st)
+    assert c.state().get("complete") == "1"
+    assert c.cmd("KEY OK") == "OK KEY OK"
+    return play
+
+
+def drive(c, rng, until=("game_over", "match_over"), max_turns=400):
+    """Play as player 0 until the phase is one of `until`; returns the last STATE."""
+    for _ in range(max_turns):
+        st = c.wait_player()
+        ph = st["phase"]
+        if ph in until:
+            return st
+        if ph in ("opening", "turn", "doubled", "game_over"):
+            assert c.cmd("KEY OK") == "OK KEY OK", st
+        elif ph == "move":
+            for _ in st["steps"].split(",") if st["steps"] != "-" else ():
+                assert c.cmd("KEY UNDO") == "OK KEY UNDO"
+            play_person_turn(c, c.state(), rng)
+    raise AssertionError("the game did not end")
+
+
+def check_record(text):
+    rep, info, torn = replay(text, history=False)
+    return rep
+
+
+def test_handshake_state_and_bad_input(board):
+    c = Client(board.link)
+    hello = c.hello()
+    w = hello.split()
+    assert w[:3] == ["HELLO", "bgboard", "proto=1"] and "profile=reference" in w \
+        and "hal=virtual" in w and any(x.startswith("board=") and len(x) == 22 for x in w)
+    assert c.state()["view"] == "menu"
+    assert c.cmd("FROB 1 2").startswith("ERR unknown no command FROB")
+    assert c.cmd("X" * 500).startswith("ERR toolong")
+    c.ser.write(b"KEY \xff\xfe P1\n")
+    assert c.reply().startswith("ERR binary")
+    assert c.cmd("KEY").startswith("ERR args")
+    assert c.cmd("KEY P25").startswith("ERR badkey P25")
+    assert c.cmd("GET ../profile.json").startswith("ERR args")
+    assert c.cmd("GET 9999.bgr").startswith("ERR nofile")
+    assert c.cmd("DEL 9999.bgr").startswith("ERR nofile")
+    assert c.cmd("WATCH maybe").startswith("ERR args")
+    assert c.cmd("DEMO 0").startswith("ERR args")
+    # the board goes on: a game starts, and garbage in the middle of it changes nothing
+    assert c.cmd("KEY OK") == "OK KEY OK"
+    before = c.state()
+    assert before["phase"] == "opening" and before["players"] == "you,bot:6"
+    assert c.cmd("\x7f\x7f").startswith("ERR binary")
+    assert c.cmd("STATE " + "Z" * 300).startswith("ERR toolong")
+    assert c.state() == before
+    # an answer never holds byte 0x03
+    assert b"\x03" not in c.ser.read(100)
+
+
+def test_person_plays_a_money_game_against_the_bot(board):
+    c = Client(board.link)
+    c.hello()
+    assert c.cmd("FAST on") == "OK FAST on"
+    for k in ("P9", "OK"):                 # menu: money game; OK starts it
+        assert c.cmd("KEY " + k) == "OK KEY " + k
+    assert c.cmd("WATCH on") == "OK WATCH on"
+    rng = random.Random(5)
+    st = c.wait_player()
+    assert st["mode"] == "money" and st["phase"] == "opening"
+    assert c.cmd("KEY OK") == "OK KEY OK"
+    st = c.wait_player()
+    while st["phase"] != "move":
+        c.cmd("KEY OK")
+        st = c.wait_player()
+    # an illegal press: refused, shown, nothing changes (state and record)
+    logs = c.logs()
+    pos = Position.from_id(st["pos"])
+    empty = next(p for p in range(1, 25) if pos.checkers(0, p) == 0)
+    c.events.clear()
+    r = c.cmd("KEY P%d" % empty)
+    assert r.startswith("NO KEY P%d no checker to move from point %d" % (empty, empty)), r
+    assert any(e.startswith("!NO no checker") for e in c.events)
+    assert c.state() == st and c.logs() == logs
+    assert c.cmd("KEY OK").startswith("NO KEY OK the play is not complete")
+    # Undo takes back one step at a time
+    plays = pos.plays(int(st["dice"][0]), int(st["dice"][1]))
+    s, t = plays[0].moves[0]
+    c.cmd("KEY " + key_for(s))
+    assert c.cmd("KEY " + key_for(t)) == "OK KEY " + key_for(t)
+    assert c.state()["steps"] == "%d/%d" % (s, t)
+    assert c.cmd("KEY UNDO") == "OK KEY UNDO" and c.state()["steps"] == "-"
+    assert c.cmd("KEY UNDO").startswith("NO KEY UNDO nothing to undo")
+    st = drive(c, rng)
+    assert st["phase"] == "game_over"
+    frames = [e for e in c.events if e.startswith("!LED ")]
+    assert frames and all(len(e.split()[2]) == 16 * 16 * 6 for e in frames)
+    evs = [e[4:] for e in c.events if e.startswith("!EV ")]
+    assert evs[-1].startswith("END ")
+    # the record on the board replays to the same end, and holds every event announced
+    data, size, digest = c.get(st["record"])
+    assert hashlib.sha256(data).hexdigest() == digest and len(data) == size
+    rep = check_record(data.decode())
+    assert rep.match.score == [int(x) for x in st["score"].split("-")]
+    assert rep.match.pos.id() == st["pos"] and rep.match.match_id() == st["match"]
+    lines = [ln.rsplit("|", 1)[0] for ln in data.decode().splitlines()]
+    assert lines[-len(evs):] == evs
+
+
+def test_demo_games_and_resume_of_the_game_in_progress(board):
+    c = Client(board.link)
+    c.hello()
+    c.cmd("FAST on")
+    c.cmd("KEY OK")
+    c.cmd("KEY OK")
+    before = c.wait_player()
+    assert c.cmd("DEMO 2 fast") == "OK DEMO 2 fast"
+    assert c.cmd("KEY P1").startswith("NO KEY P1 a demo is running")
+    t0 = time.monotonic()
+    while c.state()["demo"] != "0":
+        assert time.monotonic() - t0 < 90
+        time.sleep(0.1)
+    after = c.wait_player()
+    for k in ("pos", "match", "dice", "record", "phase"):
+        assert after[k] == before[k]
+    logs = c.logs()
+    demo = [n for n in logs if n != before["record"]]
+    assert len(demo) == 1
+    data, size, digest = c.get(demo[0])
+    rep = check_record(data.decode())
+    assert rep.ended and len(rep.results) == 2 and sum(rep.match.score) >= 2
+    assert data.decode().startswith("BGR 1 mode=nocube") and "p0=bot:6 p1=bot:6" in data.decode()
+
+
+def test_logs_get_resumable_and_del(board):
+    c = Client(board.link)
+    c.hello()
+    c.cmd("FAST on")
+    c.cmd("DEMO 1 fast")
+    while c.state()["demo"] != "0":
+        time.sleep(0.1)
+    c.cmd("KEY OK")                       # a game of ours: its record is open
+    logs = c.logs()
+    assert len(logs) == 2
+    done = [n for n, v in logs.items() if not v[2]][0]
+    current = [n for n, v in logs.items() if v[2]][0]
+    full, size, digest = c.get(done)
+    part, size2, digest2 = c.get(done, size // 3)
+    assert (size2, digest2) == (size, digest) and full[size // 3:] == part
+    assert hashlib.sha256(full[:size // 3] + part).hexdigest() == digest == logs[done][1]
+    assert c.cmd("GET %s %d" % (done, size + 1)).startswith("ERR args")
+    assert c.cmd("DEL " + current).startswith("ERR busy")
+    assert c.cmd("DEL " + done) == "OK DEL " + done
+    assert list(c.logs()) == [current]
+    assert c.cmd("GET " + done).startswith("ERR nofile")
+
+
+def test_power_cuts_during_a_game_lose_nothing_but_the_step_in_progress(board):
+    """kill -9 of the MicroPython process at random moments (the bot moving, keys being
+    processed, records and settings being written), then the board boots again: the game
+    resumes where the record says, no record is ever damaged, and every event the board had
+    announced (WATCH) is on flash, in order, after what was there before."""
+    rng = random.Random(11)
+    c = Client(board.link)
+    c.hello()
+    c.cmd("KEY P10")                      # menu: match (to 5) ...
+    c.cmd("KEY OK")
+    cuts = 0
+    base = []                             # the record's events at the last check
+    record = None
+    confirmed = 0
+    while cuts < 25 or confirmed < 3:
+        c.cmd("WATCH on")
+        c.cmd("FAST %s" % ("on" if rng.random() < 0.5 else "off"))
+        # a few actions, the last one not waited for, then the power goes
+        n = rng.randrange(1, 4)
+        for i in range(n):
+            st = c.state()
+            if st["wait"] == "board":
+                time.sleep(rng.uniform(0, 0.3))
+                continue
+            key = "OK"
+            if st["phase"] == "move" and st.get("complete") != "1":
+                pos = Position.from_id(st["pos"])
+                plays = pos.plays(int(st["dice"][0]), int(st["dice"][1]))
+                done = [] if st["steps"] == "-" else st["steps"].split(",")
+                play = next(p for p in plays
+                            if ["%d/%d" % m for m in p.moves[:len(done)]] == done)
+                s, t = play.moves[len(done)]
+                assert c.cmd("KEY " + key_for(s)) == "OK KEY " + key_for(s)
+                key = key_for(t)
+            elif st["phase"] == "move":
+                confirmed += 1
+            if i < n - 1:
+                assert c.cmd("KEY " + key).startswith("OK KEY")
+            else:
+                c.ser.write(("KEY %s\n" % key).encode())
+        time.sleep(rng.uniform(0, 0.04))
+        board.power_cut()
+        cuts += 1
+        c.ser.timeout = 0.05
+        tail = c.ser.read(1 << 20).decode("ascii", "replace").splitlines()
+        c.ser.timeout = 0.2
+        announced = [ln.strip()[4:] for ln in c.events + tail if ln.strip().startswith("!EV ")]
+        c.events.clear()
+        c.hello()
+        st = c.state()
+        assert st["view"] == "play", st
+        record = record or st["record"]
+        assert st["record"] == record
+        data, size, digest = c.get(record)
+        text = data.decode()
+        rep, info, torn = replay(text, history=False)     # never damaged
+        assert torn is None                 # a torn last line was cut off at power-up
+        assert rep.match.pos.id() == st["pos"] and rep.match.match_id() == st["match"]
+        assert (",".join("%d/%d" % m for m in rep.steps) or "-") == st["steps"]
+        events = [ln.rsplit("|", 1)[0] for ln in text.splitlines()[1:]]
+        assert events[:len(base)] == base
+        i = len(base)
+        for e in announced:
+            assert e in events[i:], "announced %r is not on flash: %s" % (e, events[i:])
+            i = events.index(e, i) + 1
+        base = events
+    # and the match can be played on to its end after all that
+    c.cmd("FAST on")
+    drive(c, rng, until=("match_over",), max_turns=2000)
+    data, _, _ = c.get(record)
+    rep = check_record(data.decode())
+    assert rep.ended and max(rep.match.score) >= 5
+    print("power cuts survived: %d" % cuts)
+
+
+def test_mpremote_breaks_in_and_soft_reset_restarts_the_app(board):
+    c = Client(board.link)
+    c.hello()
+    c.cmd("KEY OK")
+    before = c.state()
+    c.ser.close()
+    mp = tool_path("mpremote")
+    r = subprocess.run([mp, "connect", str(board.link), "exec",
+                        "import os; print(sorted(os.listdir('/')), os.listdir('/data'))"],
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    assert "'data'" in r.stdout and "'main.py'" in r.stdout and before["record"] in r.stdout
+    r = subprocess.run([mp, "connect", str(board.link), "fs", "cat", ":/data/" +
+                        before["record"]], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0 and r.stdout.startswith("BGR 1 ")
+    # mpremote left the board at the REPL; Ctrl-D there is a soft reset: main.py runs again
+    c = Client(board.link)
+    c.ser.write(b"\x04")
+    time.sleep(0.3)
+    out = c.ser.read(4096)
+    assert b"MPY: soft reboot" in out
+    c.hello()
+    after = c.state()
+    assert (after["pos"], after["match"], after["record"]) == (before["pos"], before["match"],
+                                                              before["record"])
+
+
+def test_a_new_image_is_a_blank_board(tmp_path):
+    img = tmp_path / "blank.img"
+    vb = VBoard(tmp_path, img)
+    try:
+        mp = tool_path("mpremote")
+        r = subprocess.run([mp, "connect", str(vb.link), "exec",
+                            "import os; print('files', os.listdir('/'))"],
+                           capture_output=True, text=True, timeout=30)
+        assert r.returncode == 0, r.stderr
+        assert "files []" in r.stdout
+    finally:
+        vb.stop()
+    from bgboard import vboard
+    assert vboard.list_files(img) == []
