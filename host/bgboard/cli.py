@@ -88,6 +88,17 @@ def _hw(args):
     return run_check(args.profiles)
 
 
+def _vboard(args):
+    from bgboard.vboard import run
+    return run(args.link, flash=args.flash, heap=args.heap, install_profile=args.install,
+               pid_file=args.pid_file)
+
+
+def _sim(args):
+    from bgboard.sim import run
+    return run(flash=args.flash, profile=args.profile, heap=args.heap, fresh=args.new)
+
+
 def build_parser():
     p = argparse.ArgumentParser(prog="bgboard", description="The LED backgammon board's host tool.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -120,6 +131,23 @@ def build_parser():
     sp.add_argument("--seed", type=int, default=None)
     sp.add_argument("--out", required=True, help="directory for the records")
     sp.set_defaults(func=_selfplay)
+
+    vb = sub.add_parser("vboard", help="a virtual board: MicroPython on a pty, littlefs flash")
+    vb.add_argument("--link", required=True, help="path of the serial port to create (a symlink)")
+    vb.add_argument("--flash", help="littlefs flash image (default: LINK.img; new = blank board)")
+    vb.add_argument("--heap", default="192k", help="MicroPython heap size (default 192k)")
+    vb.add_argument("--install", metavar="PROFILE", help="first put the firmware and this "
+                    "board profile (hardware/profiles/NAME.json or a path) on the image")
+    vb.add_argument("--pid-file", help="keep the MicroPython process id here (kill -9 it to "
+                    "cut the power)")
+    vb.set_defaults(func=_vboard)
+
+    sm = sub.add_parser("sim", help="play on a virtual board drawn in the terminal")
+    sm.add_argument("--flash", help="flash image (default: ~/.local/share/bgboard/sim.img)")
+    sm.add_argument("--profile", default="reference", help="board profile (default: reference)")
+    sm.add_argument("--heap", default="192k", help="MicroPython heap size (default 192k)")
+    sm.add_argument("--new", action="store_true", help="start from a blank flash (forget games)")
+    sm.set_defaults(func=_sim)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
     b.add_argument("what", choices=["rules"], help="what to measure")
