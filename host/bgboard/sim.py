@@ -203,6 +203,7 @@ def run(flash=None, profile="reference", heap="192k", fresh=False, stdin=None, s
         last_try = 0
         pending = b""
         dirty = True
+        asked = False
         while True:
             now = time.monotonic()
             if not hello and now - last_try > 0.5:
@@ -222,6 +223,9 @@ def run(flash=None, profile="reference", heap="192k", fresh=False, stdin=None, s
                         parts = line.split(" ", 2)
                         if len(parts) == 3:
                             screen.set_frame(int(parts[1]), parts[2])
+                    elif line.startswith("!EV ") and not asked:
+                        board.send("STATE")     # keep the status line current
+                        asked = True
                     elif line.startswith("!TEXT "):
                         screen.text = line[6:].split("|")
                     elif line.startswith("NO KEY "):
@@ -229,6 +233,7 @@ def run(flash=None, profile="reference", heap="192k", fresh=False, stdin=None, s
                     elif line.startswith("OK KEY "):
                         screen.note = ""
                     elif line.startswith("STATE "):
+                        asked = False
                         st = dict(w.split("=", 1) for w in line.split()[1:] if "=" in w)
                         screen.status = "position %s  match %s  record %s" % (
                             st.get("pos", "-"), st.get("match", "-"), st.get("record", "-"))

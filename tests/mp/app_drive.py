@@ -1,6 +1,8 @@
 # Run by MicroPython's unix port: the board's app with a HAL that keeps frames in memory, a data
-# directory on the host and keys fed by this script. argv: data dir, profile path, then a script
-# of keys ("KEY ...", "TICK n" runs the loop n times); prints STATE lines and heap figures.
+# directory on the host and keys fed by this script. argv: data dir, profile path, then a script:
+# "SEED n" (the dice seed), "KEY name", "TICK n" (run the loop n times), "GAME" (play player 0's
+# side to the end of the game), "LINE request" (a protocol line), "STATE", "NOTE". Prints the
+# final STATE and PEAK, the most heap in use after a collection at any step.
 import sys
 import gc
 import time
@@ -32,7 +34,7 @@ class Hal:
         pass
 
     def seed(self):
-        return 12345
+        return SEED
 
     def board_id(self):
         return "test"
@@ -52,6 +54,11 @@ class Hal:
     def beep(self, ms):
         pass
 
+
+SEED = 12345
+for a in sys.argv[3:]:
+    if a.startswith("SEED "):
+        SEED = int(a[5:])
 
 from bghal import profile as P
 prof = P.load(sys.argv[2])
@@ -106,6 +113,12 @@ for cmd in sys.argv[3:]:
             gc.collect()
             peak = max(peak, gc.mem_alloc())
         print("GAME", app.m.result, "refused", refused)
+    elif w[0] == "STATE":
+        print("STATE", app.state_text())
+    elif w[0] == "NOTE":
+        print("NOTE", app.note)
+    elif w[0] == "SEED":
+        pass
     elif w[0] == "KEY":
         print("KEY", w[1], app.press(w[1]))
     elif w[0] == "LINE":

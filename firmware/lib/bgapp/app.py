@@ -71,7 +71,7 @@ class App:
             return
         try:
             rep, info, torn = self.journal.resume(name)
-        except (RecordError, OSError, ValueError) as e:
+        except Exception as e:          # damaged or unreadable: say so, start clean
             self.note = "%s cannot be resumed: %s" % (name, e)
             self.journal.close()
             self.journal.settings["current"] = ""
@@ -108,6 +108,12 @@ class App:
                 gc.collect()
                 self.message = "out of memory"
                 self.link.event("NO out of memory")
+            except Exception as e:      # a fault must not stop the board: report it, go on
+                self.pending = None
+                self.anim = None
+                self.message = "error: %r" % e
+                self.link.event("ERROR %r" % e)
+                hal.sleep_ms(200)
             if self.dirty:
                 self.show()
             hal.feed()

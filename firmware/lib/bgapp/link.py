@@ -102,6 +102,8 @@ class Link:
             self.send("ERR memory out of memory while answering %s" % cmd)
         except OSError as e:
             self.send("ERR io %s: %s" % (cmd, e))
+        except Exception as e:
+            self.send("ERR internal %s: %r" % (cmd, e))
 
     # ---- commands ----------------------------------------------------------------------------
     def _hello(self, args):
@@ -234,4 +236,5 @@ def _fast(self, args):
 
 
 _COMMANDS = {"HELLO": Link._hello, "STATE": Link._state, "KEY": Link._key, "LOGS": Link._logs,
-             "GET": Link._get, "DEL": Link._del, "WATCH": Link._watch, "DEMO": Link._demo, "FAST": _fast}
+             "GET": Link._get, "DEL": Link._del, "WATCH": Link._watch, "DEMO": Link._demo,
+             "FAST": _fast}

@@ -1,0 +1,92 @@
+"""`bgboard sim` as a new user meets it: run in a terminal (a pty here), it draws the panel from
+the board's LED frames with a key legend, takes keys and mouse clicks, quits cleanly, and the
+next start resumes the same game."""
+
+import os
+import pty
+import re
+import select
+import sys
+import time
+from pathlib import Path
+
+BGBOARD = str(Path(sys.executable).parent / "bgboard")
+ANSI = re.compile(r"\x1b\[[0-9;?<]*[a-zA-Z]")
+
+
+class Term:
+    def __init__(self, *args):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.environ["TERM"] = "xterm-256color"
+            os.execv(BGBOARD, [BGBOARD, "sim"] + list(args))
+        self.buf = b""
+
+    def pump(self, until, timeout=20):
+        """Read the screen until `until(last frame text)` holds."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            r, _, _ = select.select([self.fd], [], [], 0.1)
+            if r:
+                try:
+                    self.buf += os.read(self.fd, 65536)
+                except OSError:
+                    break
+            if until(self.screen()):
+                return self.screen()
+        raise AssertionError("the screen never showed what was expected:\n" + self.text())
+
+    def screen(self):
+        return self.buf.decode("utf-8", "replace").split("\x1b[H")[-1]
+
+    def text(self):
+        return ANSI.sub("", self.screen())
+
+    def send(self, data):
+        os.write(self.fd, data)
+
+    def wait(self):
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            try:
+                self.buf += os.read(self.fd, 65536)
+            except OSError:
+                break
+        _, status = os.waitpid(self.pid, 0)
+        return os.waitstatus_to_exitcode(status)
+
+
+def lit(screen):
+    return re.findall(r"38;2;(\d+);(\d+);(\d+)m\u25cf", screen)
+
+
+def test_sim_draws_the_board_takes_keys_and_resumes(tmp_path):
+    img = tmp_path / "sim.img"
+    t = Term("--flash", str(img))
+    t.pump(lambda s: "MENU" in ANSI.sub("", s) and "Q  quit" in ANSI.sub("", s) and lit(s))
+    text = t.text()
+    assert "a-x  points 1-24" in text and "Q  quit" in text       # the legend
+    t.send(b"\r")                                                 # OK: a new game
+    t.pump(lambda s: "OK: opening roll" in ANSI.sub("", s))
+    t.send(b" ")                                                  # OK: the opening roll
+    screen = t.pump(lambda s: re.search(r"(you|bot:6): move \d-\d", ANSI.sub("", s))
+                    and len(lit(s)) >= 30)
+    colours = set(lit(screen))
+    assert len(colours) >= 3                   # two sides and the dice at least
+    # click point 1 (the opponent's checkers): refused, and said so
+    t.send(b"\x1b[<0;28;18M\x1b[<0;28;18m")
+    t.pump(lambda s: "refused:" in ANSI.sub("", s))
+    t.send(b"\x10")                            # not a key: ignored
+    t.pump(lambda s: re.search(r"you: (move \d-\d|OK rolls)", ANSI.sub("", s)))
+    time.sleep(0.3)
+    screen = t.pump(lambda s: re.search(r"position (\S+)  match (\S+)", ANSI.sub("", s)))
+    pos = re.search(r"position (\S+)  match (\S+)", ANSI.sub("", screen)).groups()
+    t.send(b"Q")
+    assert t.wait() == 0
+    assert "resumes it" in ANSI.sub("", t.buf.decode("utf-8", "replace"))
+    # the next start shows the same game
+    t2 = Term("--flash", str(img))
+    t2.send(b"P")                              # pips view, then back
+    t2.pump(lambda s: "position %s  match %s" % pos in ANSI.sub("", s))
+    t2.send(b"Q")
+    assert t2.wait() == 0
