@@ -211,8 +211,7 @@ class Rp2Hal:
         if self._pwm is not None:
             self._pwm.duty_u16(0)
         if self._wdt is not None:
-            chip = "rp2350" if "RP2350" in getattr(sys.implementation, "_machine", "") else "rp2040"
-            self._mem32[_WDT_CTRL_CLR[chip]] = _WDT_ENABLE
+            stop_watchdog(self._mem32)
             self._wdt = None
 
     # ---- serial link (the USB serial port, shared with the REPL) -----------------------------
@@ -242,6 +241,15 @@ class Rp2Hal:
     def write(self, data):
         self._streams()
         self._out.write(data)
+
+
+def stop_watchdog(mem32=None):
+    """Stop a running watchdog (MicroPython's WDT has no stop): clear its enable bit. For the
+    REPL after the app, and for scripts such as hardware/bringup.py run while it was going."""
+    if mem32 is None:
+        mem32 = machine.mem32
+    chip = "rp2350" if "RP2350" in getattr(sys.implementation, "_machine", "") else "rp2040"
+    mem32[_WDT_CTRL_CLR[chip]] = _WDT_ENABLE
 
 
 def open(profile, **parts):
