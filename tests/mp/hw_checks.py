@@ -18,9 +18,12 @@ def load(name, **changes):
     return p
 
 
-def make_board(profile):
+def make_board(profile, scan_ms=0):
+    """A board on a fresh simulated world; by default its keys are scanned only by keys(),
+    so that the checks control time exactly."""
     w = World()
-    b = Rp2Hal(profile, machine=w.machine, neopixel=w.neopixel, framebuf=FRAMEBUF, time=w.time)
+    b = Rp2Hal(profile, machine=w.machine, neopixel=w.neopixel, framebuf=FRAMEBUF, time=w.time,
+               scan_ms=scan_ms)
     return w, b
 
 
@@ -121,6 +124,18 @@ def check_buttons_and_long_press():
     w.held = set()
     got += poll(w, b, w.now + 100)
     expect("BACK tapped for 200 ms", got, [(start + 220, "BACK")])
+
+
+def check_timer_scan_catches_a_tap_during_a_long_wait():
+    w, b = make_board(load("reference"), scan_ms=5)
+    expect("scan timer", w.timer, ("periodic", 5))
+    # P9 (row GPIO 7, column GPIO 14) tapped for 60 ms while the app is busy for 500 ms
+    w.script = {100: {(7, 14)}, 160: set()}
+    w.time.sleep_ms(500)
+    expect("the tap, collected afterwards", b.keys(), ["P9"])
+    expect("and only once", b.keys(), [])
+    b.close()
+    expect("close() stops the timer", w.timer, None)
 
 
 # ---- LEDs --------------------------------------------------------------------------------------
@@ -302,5 +317,6 @@ def check_services():
 
 
 BOTH = (check_scan_order, check_no_ghosting, check_debounce_timing,
-        check_buttons_and_long_press, check_frame_grb, check_brightness_cap, check_current_limit,
+        check_buttons_and_long_press, check_timer_scan_catches_a_tap_during_a_long_wait,
+        check_frame_grb, check_brightness_cap, check_current_limit,
         check_oled_protocol, check_services)

@@ -16,6 +16,9 @@ class World:
         self.wdt = []           # ("start", timeout) and "feed"
         self.mem32 = {}
         self.now = 0
+        self.timer = None       # (mode, period) of the running timer
+        self.timer_callback = None
+        self.script = {}        # time -> what `held` becomes then (applied as time passes)
         self.machine = _machine(self)
         self.neopixel = _neopixel(self)
         self.time = _time(self)
@@ -86,6 +89,18 @@ def _machine(world):
         def duty_u16(self, d):
             world.pwm.append(("duty", d))
 
+    class Timer:
+        PERIODIC = "periodic"
+
+        def __init__(self, mode=None, period=None, callback=None):
+            world.timer = (mode, period)
+            world.timer_callback = callback
+            self.callback = callback
+
+        def deinit(self):
+            world.timer = None
+            world.timer_callback = None
+
     class WDT:
         def __init__(self, timeout=5000):
             world.wdt.append(("start", timeout))
@@ -97,6 +112,7 @@ def _machine(world):
     m.I2C = I2C
     m.PWM = PWM
     m.WDT = WDT
+    m.Timer = Timer
     m.mem32 = world.mem32
     m.unique_id = lambda: b"\xe6\x61\x41\x04\x03\x2b\x5c\x2d"
     return m
@@ -121,7 +137,14 @@ def _time(world):
     t = _Namespace()
 
     def sleep_ms(ms):
-        world.now += ms
+        # time passes one ms at a time: scripted key changes happen, the timer fires
+        for _ in range(ms):
+            world.now += 1
+            if world.now in world.script:
+                world.held = world.script[world.now]
+            if (world.timer_callback is not None and world.timer[1]
+                    and world.now % world.timer[1] == 0):
+                world.timer_callback(None)
 
     t.ticks_ms = lambda: world.now & 0x3FFFFFFF
     t.ticks_us = lambda: (world.now * 1000) & 0x3FFFFFFF

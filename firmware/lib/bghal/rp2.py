@@ -27,6 +27,7 @@ from bghal.panel import Panel
 
 WDT_TIMEOUT_MS = 8000      # the RP2040's watchdog allows up to about 8.3 s
 PIEZO_HZ = 2400
+SCAN_MS = 5                # key scan period
 # watchdog CTRL register, write-1-to-clear alias (+0x3000); bit 30 enables the watchdog
 _WDT_CTRL_CLR = {"rp2040": 0x40058000 + 0x3000, "rp2350": 0x400D8000 + 0x3000}
 _WDT_ENABLE = 1 << 30
@@ -46,9 +47,16 @@ def _use(machine_module, neopixel_module, framebuf_module, time_module):
 
 class Rp2Hal:
     def __init__(self, profile, machine=None, neopixel=None, framebuf=None, time=None,
-                 stdin=None, stdout=None, data_dir="/data"):
+                 stdin=None, stdout=None, data_dir="/data", scan_ms=SCAN_MS):
+        """`scan_ms`: scan the keys on a timer this often (0: only when keys() is called)."""
         _use(machine, neopixel, framebuf, time)
         self._setup(profile)
+        self._timer = None
+        if scan_ms:
+            # a soft timer: the scan runs between bytecodes, also while the bot thinks, so a
+            # tap is never missed; keys() then only collects what the scans queued
+            self._timer = machine.Timer(mode=machine.Timer.PERIODIC, period=scan_ms,
+                                        callback=self._on_timer)
         self.data_dir = data_dir
         self._in = stdin
         self._out = stdout
@@ -109,9 +117,12 @@ class Rp2Hal:
         self._debounce = Debouncer(len(names), inp["settle_ms"], inp["long_ms"])
         self._pending = []
 
+    def _on_timer(self, timer):
+        self.scan()
+
     def scan(self):
-        """Read every key once and queue the key names that result. `keys()` calls this; call
-        it more often (every few ms) for the crispest response."""
+        """Read every key once and queue the key names that result: on the timer, or from
+        keys() when there is none."""
         now = self._ticks_ms()
         ncols = len(self._cols)
         if self._rows:
@@ -142,7 +153,8 @@ class Rp2Hal:
 
     def keys(self):
         """Key names pressed since the last call, oldest first."""
-        self.scan()
+        if self._timer is None:
+            self.scan()
         self._service()
         if not self._pending:
             return []
@@ -208,6 +220,9 @@ class Rp2Hal:
     def close(self):
         """Stop the watchdog and the piezo: call it when the app stops (Ctrl-C into the REPL),
         so that the REPL and mpremote are not reset under the user's hands."""
+        if self._timer is not None:
+            self._timer.deinit()
+            self._timer = None
         if self._pwm is not None:
             self._pwm.duty_u16(0)
         if self._wdt is not None:
