@@ -314,6 +314,16 @@ def check_services():
     mw, mini = make_board(load("minimal"))
     mini.beep(50)
     expect("minimal board has no piezo", mw.pwm, [])
+    # built with no modules passed in (as bghal.open does on a Pico): it uses the modules in
+    # use, here the last world's fakes, timer included
+    plain = Rp2Hal(load("minimal"))
+    expect("the scan timer of a board built as on a Pico", mw.timer, ("periodic", 5))
+    mw.held = {8}
+    mw.time.sleep_ms(30)
+    expect("nothing while SELECT is held", plain.keys(), [])
+    mw.held = set()
+    mw.time.sleep_ms(30)
+    expect("SELECT tapped (reported at release: held, it means OK)", plain.keys(), ["SELECT"])
 
 
 BOTH = (check_scan_order, check_no_ghosting, check_debounce_timing,

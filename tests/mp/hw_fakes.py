@@ -92,7 +92,9 @@ def _machine(world):
     class Timer:
         PERIODIC = "periodic"
 
-        def __init__(self, mode=None, period=None, callback=None):
+        def __init__(self, timer_id, mode=None, period=None, callback=None):
+            if timer_id != -1:
+                raise ValueError("the rp2 port has only the soft timer, id -1")
             world.timer = (mode, period)
             world.timer_callback = callback
             self.callback = callback

@@ -50,20 +50,15 @@ class Rp2Hal:
                  stdin=None, stdout=None, data_dir="/data", scan_ms=SCAN_MS):
         """`scan_ms`: scan the keys on a timer this often (0: only when keys() is called)."""
         _use(machine, neopixel, framebuf, time)
-        self._setup(profile)
-        self._timer = None
-        if scan_ms:
-            # a soft timer: the scan runs between bytecodes, also while the bot thinks, so a
-            # tap is never missed; keys() then only collects what the scans queued
-            self._timer = machine.Timer(mode=machine.Timer.PERIODIC, period=scan_ms,
-                                        callback=self._on_timer)
+        self._setup(profile, scan_ms)
         self.data_dir = data_dir
         self._in = stdin
         self._out = stdout
         self._poll = None
         self._rx = bytearray(64)
 
-    def _setup(self, profile):
+    def _setup(self, profile, scan_ms):
+        # (the module names here are the modules in use, real or passed in)
         self.profile = profile
         # what later calls need, taken now from the modules in use
         self._ticks_ms = time.ticks_ms
@@ -93,6 +88,12 @@ class Rp2Hal:
             self._pwm.duty_u16(0)
         self._beep_until = None
         self._wdt = None
+        self._timer = None
+        if scan_ms:
+            # a soft timer: the scan runs between bytecodes, also while the bot thinks, so a
+            # tap is never missed; keys() then only collects what the scans queued
+            self._timer = machine.Timer(-1, mode=machine.Timer.PERIODIC, period=scan_ms,
+                                        callback=self._on_timer)   # -1: the rp2 soft timer
 
     # ---- keys -------------------------------------------------------------------------------
     def _init_keys(self, inp):
