@@ -383,8 +383,8 @@ def _check_pins(pins, faults):
         if not _is_int(pin):
             faults.append("%s: %r is not a GPIO number" % (where, pin))
         elif not 0 <= pin < GPIO_COUNT:
-            faults.append("%s: GPIO %d does not exist (the RP2040 and the Pico 2's RP2350A have GPIO 0-29)"
-                          % (where, pin))
+            faults.append("%s: GPIO %d does not exist (the RP2040 and the Pico 2's RP2350A "
+                          "have GPIO 0-29)" % (where, pin))
         elif pin in BOARD_GPIOS:
             faults.append("%s: GPIO %d is %s, not a free pin on the header (reserved: 23, 24, "
                           "25, 29)" % (where, pin, BOARD_GPIOS[pin]))
