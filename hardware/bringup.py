@@ -91,6 +91,8 @@ def run(hal, seconds=KEY_SECONDS):
 
 if __name__ == "__main__":
     import bghal
-    from bghal.rp2 import stop_watchdog
-    stop_watchdog()
-    run(bghal.open(bprofile.load("/profile.json")))
+    board_profile = bprofile.load("/profile.json")
+    if board_profile["hal"] == "rp2":
+        from bghal.rp2 import stop_watchdog
+        stop_watchdog()
+    run(bghal.open(board_profile))
