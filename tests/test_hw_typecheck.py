@@ -36,8 +36,10 @@ def test_firmware_type_checks_against_rp2_stubs():
     res = run_mypy(ROOT / "firmware", ROOT / "hardware" / "bringup.py")
     assert res.returncode == 0, res.stdout + res.stderr
     checked = int(re.search(r"no issues found in (\d+) source files", res.stdout).group(1))
-    # every module of the firmware (and the board's bring-up script) was checked, none skipped
-    assert checked == len(list((ROOT / "firmware").rglob("*.py"))) + 1
+    # every module of the firmware (and the board's bring-up script) was checked but the bot's
+    # generated weights (bgcore/botnet.py: data, excluded in tools/mypy-firmware.ini)
+    modules = [p for p in (ROOT / "firmware").rglob("*.py") if p.name != "botnet.py"]
+    assert checked == len(modules) + 1
 
 
 def test_the_check_catches_a_wrong_use_of_the_hardware(tmp_path):
