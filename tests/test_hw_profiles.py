@@ -19,7 +19,8 @@ BROKEN_DIR = ROOT / "tests" / "hw_profiles_broken"
 
 # each broken profile: the faults `check` must report, in order (a piece of each message)
 BROKEN = {
-    "gpio-30": ["panel.pin: GPIO 30 does not exist (the RP2040 and the Pico 2's RP2350A have GPIO 0-29)"],
+    "gpio-30": ["panel.pin: GPIO 30 does not exist (the RP2040 and the Pico 2's RP2350A have "
+                "GPIO 0-29)"],
     "gpio-25": ["piezo: GPIO 25 is the Pico's on-board LED, not a free pin on the header "
                 "(reserved: 23, 24, 25, 29)"],
     "pin-twice": ["piezo: GPIO 12 is already used by input.cols[0]"],

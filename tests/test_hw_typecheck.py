@@ -1,5 +1,5 @@
-"""The firmware (firmware/main.py, firmware/lib/ and hardware/bringup.py) type-checks with mypy against the
-MicroPython rp2 stubs (micropython-rp2-rpi-pico-stubs, installed by `tools/dev test` into
+"""The firmware (firmware/main.py, firmware/lib/ and hardware/bringup.py) type-checks with mypy
+against the MicroPython rp2 stubs (micropython-rp2-rpi-pico-stubs, installed by `tools/dev test` into
 .venv/mpy-stubs and used as mypy's whole standard library), with tools/mypy-firmware.ini."""
 
 import re
@@ -19,7 +19,8 @@ STUBS_PIN = "micropython-rp2-rpi-pico-stubs==1.29.0.post1"
 def run_mypy(*targets):
     if not (STUBS / "machine.pyi").exists():
         pytest.fail("the MicroPython rp2 stubs are not in %s: run tools/dev test, or\n"
-                    "  %s -m pip install --target %s %s" % (STUBS, sys.executable, STUBS, STUBS_PIN))
+                    "  %s -m pip install --target %s %s"
+                    % (STUBS, sys.executable, STUBS, STUBS_PIN))
     try:
         import mypy  # noqa: F401
     except ImportError:

@@ -37,7 +37,8 @@ def test_every_used_gpio_is_in_the_table_and_the_picture(name):
     prof = json.loads((ROOT / "hardware" / "profiles" / (name + ".json")).read_text())
     used = {prof["panel"]["pin"]}
     inp = prof["input"]
-    used |= set(inp.get("rows", [])) | set(inp.get("cols", [])) | set(inp.get("buttons", {}).values())
+    used |= set(inp.get("rows", [])) | set(inp.get("cols", []))
+    used |= set(inp.get("buttons", {}).values())
     if prof.get("oled"):
         used |= {prof["oled"]["sda"], prof["oled"]["scl"]}
     if prof.get("piezo") is not None:
