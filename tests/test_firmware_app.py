@@ -5,6 +5,7 @@ nothing, settings and resume from flash."""
 
 import json
 import re
+import sys
 
 import pytest
 
@@ -113,3 +114,33 @@ def test_a_damaged_record_is_named_on_the_board(tmp_path, mpy_lib):
     path.write_text("".join(lines))
     r2 = drive(tmp_path, "NOTE", lib=mpy_lib)
     assert "cannot be resumed: integrity check failed" in r2.stdout
+
+
+def test_real_dice_are_keyed_in_and_marked(tmp_path, mpy_lib):
+    r = drive(tmp_path, "KEY P18", "KEY OK", "KEY OK", "KEY P3", "KEY P5", "TICK 5",
+              "KEY OK", "KEY P2", "KEY P4", "STATE", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr
+    assert "KEY OK key in the dice: P1-P6" in r.stdout
+    st = state(r.stdout)
+    lines = [ln.rsplit("|", 1)[0] for ln in (tmp_path / st["record"]).read_text().splitlines()]
+    assert lines[2] == "OPEN 3 5 real"         # player 1 (the bot) opens with 5-3
+    assert lines[3].startswith("MOVE 1 ")
+    assert lines[4] == "ROLL 0 2 4 real"
+    assert st["phase"] == "move" and st["dice"] == "24"
+    # the computer's roll is keyed in too: it waits for it
+    rep, info, torn = replay((tmp_path / st["record"]).read_text(), history=False)
+    assert rep.real_dice
+
+
+def test_four_buttons_walk_a_cursor_over_the_points():
+    sys.path.insert(0, str(ROOT / "firmware" / "lib"))
+    from bgapp.input import Input
+    inp = Input({"input": {"style": "buttons"}})
+    assert inp.key("SELECT") == "P1"
+    assert [inp.key("RIGHT") for _ in range(12)] == [None] * 12
+    assert inp.key("SELECT") == "P13" and inp.at() == "P13"
+    for _ in range(13):
+        inp.key("LEFT")
+    assert inp.key("SELECT") == "HINT"          # the ring wraps: ... BAR, OFF, DOUBLE, HINT
+    assert inp.key("BACK") == "UNDO" and inp.key("OK") == "OK"
+    assert Input({"input": {"style": "matrix"}}).key("P7") == "P7"

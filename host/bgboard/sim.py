@@ -179,9 +179,16 @@ def run(flash=None, profile="reference", heap="192k", fresh=False, stdin=None, s
     tmp = tempfile.mkdtemp(prefix="bgboard-sim-")
     link = Path(tmp) / "link"
     log = open(Path(tmp) / "vboard.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "bgboard.cli", "vboard", "--link", str(link),
-                             "--flash", str(flash), "--heap", heap],
+    # the board lives as long as this program: it stops when the program is gone, however
+    # it ends (`python -m bgboard.vboard` is the bridge with that watch on)
+    proc = subprocess.Popen([sys.executable, "-m", "bgboard.vboard", str(link), str(flash), heap],
                             stdout=log, stderr=log, start_new_session=True)
+
+    def ended(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, ended)
+    signal.signal(signal.SIGHUP, ended)
     screen = Screen(prof, out)
     fd = stdin.fileno()
     is_tty = os.isatty(fd)

@@ -246,7 +246,7 @@ def _raw_mode(fd, isig):
 class VBoard:
     """The bridge: owns the link pty (PATH) and one MicroPython process at a time."""
 
-    def __init__(self, link, image, heap="192k", pid_file=None, log=None):
+    def __init__(self, link, image, heap="192k", pid_file=None, log=None, with_parent=False):
         self.link = Path(link)
         self.image = Path(image)
         self.heap = parse_size(heap)
@@ -258,6 +258,7 @@ class VBoard:
         self.restarting_raw = False
         self.boots = 0
         self.stopping = False
+        self.parent = os.getppid() if with_parent else None
         self.tmp = tempfile.mkdtemp(prefix="bgboard-vboard-")
 
     def say(self, text):
@@ -383,6 +384,9 @@ class VBoard:
         recent = []
         try:
             while not self.stopping:
+                if self.parent is not None and os.getppid() != self.parent:
+                    self.say("the program that started this board is gone: stopping")
+                    break
                 r, _, _ = select.select([self.bm, self.lm], [], [], 0.2)
                 if self.lm in r:
                     self._from_host()
@@ -425,13 +429,13 @@ class VBoard:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def run(link, flash=None, heap="192k", install_profile=None, pid_file=None):
+def run(link, flash=None, heap="192k", install_profile=None, pid_file=None, with_parent=False):
     flash = Path(flash or (str(link) + ".img"))
     if install_profile:
         n = install(flash, install_profile)
         sys.stderr.write("vboard: firmware installed on %s (%d files, profile %s)\n"
                          % (flash, n, install_profile))
-    vb = VBoard(link, flash, heap=heap, pid_file=pid_file)
+    vb = VBoard(link, flash, heap=heap, pid_file=pid_file, with_parent=with_parent)
 
     def stop(signum, frame):
         vb.stopping = True
@@ -443,3 +447,8 @@ def run(link, flash=None, heap="192k", install_profile=None, pid_file=None):
     except KeyboardInterrupt:
         pass
     return 0
+
+
+if __name__ == "__main__":
+    # used by `bgboard sim`: LINK FLASH HEAP, stopping when the calling program ends
+    run(sys.argv[1], flash=sys.argv[2], heap=sys.argv[3], with_parent=True)

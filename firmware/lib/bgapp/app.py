@@ -54,6 +54,8 @@ class App:
         self.anim = None          # [raw bytes of the board, mover, remaining steps]
         self.pending = None       # (function, due ticks)
         self.entry = []           # dice keyed in (real dice)
+        self.keyin = -1           # real dice: the computer player whose roll is keyed in
+        self.opening = None       # the opening dice of each side, shown until the first play
         self.message = ""
         self.flash = 0            # ticks until which a refusal is shown
         self.demo = 0             # demo games left (0: no demo)
@@ -256,6 +258,8 @@ class App:
             return
         p = self.actor()
         level = self.who[p]
+        if self.keyin >= 0:
+            return                    # waiting for a person to key in the computer's dice
         if level is None:
             if ph == MOVE and not self.plays:
                 self.message = "no legal play"
@@ -288,7 +292,7 @@ class App:
             if m.cube_available(p) and bot.wants_double(m):
                 self.ev("DOUBLE %d %d" % (p, m.cube * 2))
             elif self.journal.settings["real"] and not self.demo:
-                self.message = "key in the dice for %s" % self.names[p]
+                self.keyin = p
                 return
             else:
                 d = self._roll()
@@ -321,6 +325,7 @@ class App:
         self.opts = {}
         gc.collect()
         self.ev("MOVE %d %s" % (p, " ".join("%d/%d" % s for s in moves)))
+        self.opening = None
         self.last = (p, moves)
         if animate and moves and not self.fast:
             self.anim = [bytearray(before), p, list(moves)]
@@ -341,8 +346,14 @@ class App:
 
     def _open(self):
         d = self._roll()
-        self.ev("OPEN %d %d" % (d[0], d[1]))
+        self._opened(d[0], d[1], "")
         self._after_change()
+
+    def _opened(self, d0, d1, real):
+        self.ev("OPEN %d %d%s" % (d0, d1, real))
+        self.opening = (d0, d1)
+        if d0 == d1:
+            self.message = "opening roll %d-%d: a tie, roll again" % (d0, d1)
 
     def _demo_next(self):
         if self.m.phase == GAME_OVER and self.demo > 1:
@@ -439,14 +450,14 @@ class App:
         """A logical key, from the board or the link. Returns None when it was taken, else the
         reason it was refused (shown on the board)."""
         self.dirty = True
+        if not self.pending:
+            self.message = ""
         why = self._press(key)
         if why:
             self.message = why
             self.flash = time.ticks_add(self.hal.ticks_ms(), 1200)
             self.hal.beep(80)
             self.link.event("NO " + why)
-        elif not self.pending:
-            self.message = ""
         return why
 
     def _press(self, key):
@@ -505,7 +516,7 @@ class App:
             return None
         p = self.actor()
         if self.who[p] is not None:
-            if real and ph == TURN and self.message.startswith("key in"):
+            if self.keyin == p and ph == TURN:
                 return self._dice_key(key, p)
             return "it is the computer's turn"
         if ph == TURN:
@@ -544,9 +555,10 @@ class App:
             a, b = self.entry
             self.entry = []
             if p < 0:
-                self.ev("OPEN %d %d real" % (a, b))
+                self._opened(a, b, " real")
             else:
                 self.ev("ROLL %d %d %d real" % (p, a, b))
+                self.keyin = -1
             self.message = ""
             self._after_change()
         return None
@@ -671,8 +683,7 @@ class App:
             p = self.actor() if not self.rep.ended else None
             if self.anim or self.pending or self.demo:
                 w = "board"
-            elif p is not None and self.who[p] is not None and not (
-                    self.journal.settings["real"] and self.message.startswith("key in")):
+            elif p is not None and self.who[p] is not None and self.keyin != p:
                 w = "board"
             else:
                 w = "player"

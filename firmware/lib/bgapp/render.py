@@ -143,7 +143,11 @@ def draw(app):
         for s, t in app.hint:
             r.put(r.top(element(mover, s), raw[s]), col["last"])
     # dice, cube, turn
-    if m.dice and not app.anim:
+    if app.opening and (m.phase == "opening" or m.dice):
+        # the opening roll: each side's die in its own colour
+        r.die(0, app.opening[0], r.side[0])
+        r.die(1, app.opening[1], r.side[1])
+    elif m.dice and not app.anim:
         r.die(0, m.dice[0])
         r.die(1, m.dice[1])
     k = 0
@@ -255,6 +259,9 @@ def lines(app):
             st = "%s %d-%d" % (st, m.dice[0], m.dice[1])
         if m.phase == "doubled":
             st = "%s: take (OK) or drop (UNDO)? cube %d" % (who, m.cube * 2)
+        elif app.journal.settings["real"] and m.phase in ("opening", "turn") and (
+                app.keyin >= 0 or p is None or app.who[p] is None):
+            st = "%s: key in the dice, P1-P6" % ("both" if m.phase == "opening" else who)
     if m.rules.mode == "match":
         score = "%d-%d to %d%s" % (m.score[0], m.score[1], m.rules.length,
                                    " Crawford" if m.crawford else "")
