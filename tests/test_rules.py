@@ -3,7 +3,7 @@
 import pytest
 
 from bgcore import Position, SINGLE, GAMMON, BACKGAMMON
-from bgcore.position import format_steps
+from bgcore.notation import format_steps
 from conftest import board
 
 

@@ -4,7 +4,6 @@ play (`bgboard selfplay`)."""
 
 import json
 
-from bgcore import heuristic
 from bgcore.match import MATCH, MONEY, NOCUBE, GAME_OVER, MATCH_OVER, TURN, MOVE, OPENING
 from bgcore.record import RecordError, Writer, replay
 from bgboard import matfile
@@ -184,9 +183,11 @@ EXPORTERS = {"mat": to_mat, "sgf": to_sgf, "json": to_json}
 
 # ---- bot-against-bot records -----------------------------------------------------------------
 
-def play_record(rules, rng, players=("bot", "bot"), start=""):
-    """Play one match (or one game for a non-match) with the best player the core has, and
-    return the record's text."""
+def play_record(rules, rng, players=("bot", "bot"), start="", level=6):
+    """Play one match (or one game for a non-match) between two bots of `level` (seeded from
+    `rng`, which also rolls the dice) and return the record's text."""
+    from bgcore.bot import Bot
+    bots = (Bot(level, rng.randrange(1 << 30)), Bot(level, rng.randrange(1 << 30)))
     w = Writer()
     out = [w.header(rules, players, board="host", fw="selfplay", start=start)]
     from bgcore.record import Replay
@@ -205,16 +206,16 @@ def play_record(rules, rng, players=("bot", "bot"), start=""):
         while m.phase not in (GAME_OVER, MATCH_OVER):
             if m.phase == TURN:
                 p = m.turn
-                if m.cube_available(p) and heuristic.wants_double(m.pos):
+                if m.cube_available(p) and bots[p].wants_double(m):
                     emit("DOUBLE", p, m.cube * 2)
-                    if heuristic.takes(m.pos):
+                    if bots[1 - p].takes(m):
                         emit("TAKE", 1 - p)
                     else:
                         emit("DROP", 1 - p)
                         break
                 emit("ROLL", p, rng.randint(1, 6), rng.randint(1, 6))
             if m.phase == MOVE:
-                play = heuristic.choose(m.pos, *m.dice)
+                play = bots[m.turn].choose(m.pos, *m.dice)
                 steps = " ".join("%d/%d" % s for s in play.moves) if play else ""
                 emit("MOVE", m.turn, steps)
         w_, pts, how = m.result

