@@ -12,9 +12,11 @@ def _demo(args):
 def _bench(args):
     if args.what == "rules":
         from bgboard.bench_rules import run
-        return run(pairs=args.pairs, seed=args.seed)
-    print("bgboard bench: unknown benchmark %r (choose: rules)" % args.what, file=sys.stderr)
-    return 2
+        return run(pairs=args.pairs or 3000, seed=args.seed)
+    from bgboard.bench_bot import run
+    levels = tuple(args.levels) if args.levels else (1, 2, 3, 4, 5, 6)
+    return run(pairs=args.pairs or 5000, error_games=args.error_games,
+               ladder_pairs=args.ladder_pairs, seed=args.seed, levels=levels)
 
 
 def _verify(args):
@@ -75,17 +77,12 @@ def _selfplay(args):
         rules = Rules(MONEY if args.cube else NOCUBE)
         count, stem = args.games, "game"
     for i in range(count):
-        text = play_record(rules, rng, players, start=stamp)
+        text = play_record(rules, rng, players, start=stamp, level=args.level)
         path = os.path.join(args.out, "%s-%03d.bgr" % (stem, i + 1))
         with open(path, "w") as f:
             f.write(text)
         print(path)
     return 0
-
-
-def _hw(args):
-    from bgboard.hw import run_check
-    return run_check(args.profiles)
 
 
 def _vboard(args):
@@ -97,6 +94,11 @@ def _vboard(args):
 def _sim(args):
     from bgboard.sim import run
     return run(flash=args.flash, profile=args.profile, heap=args.heap, fresh=args.new)
+
+
+def _hw(args):
+    from bgboard.hw import run_check
+    return run_check(args.profiles)
 
 
 def build_parser():
@@ -150,9 +152,16 @@ def build_parser():
     sm.set_defaults(func=_sim)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
-    b.add_argument("what", choices=["rules"], help="what to measure")
-    b.add_argument("--pairs", type=int, default=3000, help="(position, roll) pairs in the corpus")
-    b.add_argument("--seed", type=int, default=2026, help="corpus seed")
+    b.add_argument("what", choices=["rules", "bot"], help="what to measure")
+    b.add_argument("--pairs", type=int, help="rules: (position, roll) pairs in the corpus "
+                   "(3000); bot: duplicate dice pairs per level against pubeval (5000 = 10,000 "
+                   "games)")
+    b.add_argument("--seed", type=int, default=2026, help="corpus or dice seed")
+    b.add_argument("--levels", type=int, nargs="+", choices=range(1, 7), help="bot: which levels")
+    b.add_argument("--ladder-pairs", type=int, default=1000,
+                   help="bot: duplicate pairs for each level against the one below (0: skip)")
+    b.add_argument("--error-games", type=int, default=300,
+                   help="bot: games of play whose positions measure the error rate")
     b.set_defaults(func=_bench)
     hw = sub.add_parser("hw", help="the board's hardware: check a board profile")
     hw_sub = hw.add_subparsers(dest="hw_command", metavar="SUBCOMMAND", required=True)
