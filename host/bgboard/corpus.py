@@ -5,7 +5,8 @@ seed always gives the same corpus."""
 
 import random
 
-from bgcore import Position, heuristic
+from bgcore import Position
+from bgboard import heuristic
 
 KINDS = ("contact", "random", "bearoff", "bearoff_contact", "bar", "stack")
 

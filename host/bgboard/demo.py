@@ -10,14 +10,9 @@ KIND = {1: "single game", 2: "gammon", 3: "backgammon"}
 
 
 def _chooser(rng):
-    """The best player the core offers: the bot if it exists, else a simple heuristic."""
-    try:
-        from bgcore.bot import Bot
-        bot = Bot(6, seed=rng.randrange(1 << 30))
-        return bot.choose, "bot level 6"
-    except ImportError:
-        from bgcore import heuristic
-        return heuristic.choose, "rule-of-thumb player"
+    from bgcore.bot import Bot
+    bot = Bot(6, seed=rng.randrange(1 << 30))
+    return bot.choose, "bot level 6"
 
 
 def play_one(rng, out, delay):

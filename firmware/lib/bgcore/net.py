@@ -34,14 +34,18 @@ def configure(levels, shots=0):
 
 # For each of the 21 rolls: the distances it can hit at (both dice, their sum; a double's
 # multiples), as a bit mask, and how many of the 36 rolls it stands for. Blocking is ignored.
-_ROLLS = []
-for _a in range(1, 7):
-    for _b in range(_a, 7):
-        if _a == _b:
-            _ROLLS.append((1 << _a | 1 << 2 * _a | 1 << 3 * _a | 1 << 4 * _a, 1))
-        else:
-            _ROLLS.append((1 << _a | 1 << _b | 1 << _a + _b, 2))
-_ROLLS = tuple(_ROLLS)
+def _roll_masks():
+    out = []
+    for a in range(1, 7):
+        for b in range(a, 7):
+            if a == b:
+                out.append((1 << a | 1 << 2 * a | 1 << 3 * a | 1 << 4 * a, 1))
+            else:
+                out.append((1 << a | 1 << b | 1 << a + b, 2))
+    return tuple(out)
+
+
+_ROLLS = _roll_masks()
 
 
 def shots(blots, them):

@@ -1,6 +1,6 @@
 # A simple rule-of-thumb player: picks plays by made points, blots and the race, and takes cube
-# decisions from the pip count. The stand-in opponent until the trained bot exists; cheap
-# enough for the chip.
+# decisions from the pip count. The test corpus (bgboard.corpus) uses it to reach positions of
+# plausible play quickly; the board plays with bgcore.bot.
 
 
 def _score(pos):
