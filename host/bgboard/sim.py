@@ -84,6 +84,7 @@ class Screen:
         self.bright = 0
         self.text = []
         self.note = ""
+        self.legend = LEGEND      # the lines under the panel (bgboard watch shows its events)
         self.status = ""
         self.ma = 0
 
@@ -117,7 +118,7 @@ class Screen:
                 side = "   " + self.note
             o.append("".join(row) + side + "\x1b[K\r\n")
         o.append("   " + " ".join(self.label_bottom) + "\x1b[K\r\n\x1b[K\r\n")
-        for line in LEGEND:
+        for line in self.legend:
             o.append("  " + line + "\x1b[K\r\n")
         o.append("  " + self.status + "\x1b[K\r\n\x1b[J")
         self.out.write("".join(o))

@@ -275,6 +275,8 @@ class VBoard:
             self.link.unlink()
         self.link.parent.mkdir(parents=True, exist_ok=True)
         os.symlink(name, self.link)
+        from bgboard.devices import register_vboard
+        register_vboard(self.link)          # so that `bgboard devices` finds this board
         self.say("link %s -> %s, flash %s, heap %d bytes" % (self.link, name, self.image, self.heap))
 
     # -- the board process
@@ -412,6 +414,8 @@ class VBoard:
             self.shutdown()
 
     def shutdown(self):
+        from bgboard.devices import unregister_vboard
+        unregister_vboard()
         if self.child is not None and self.child.poll() is None:
             self.child.kill()
             self.child.wait()

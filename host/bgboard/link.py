@@ -1,0 +1,191 @@
+"""The laptop's side of the board's serial protocol (docs/protocol.md) over pyserial: open the
+port (exclusively: a second program on the same port is refused, not interleaved), handshake
+with HELLO, send one request and read its answer, list and fetch records (GET with an offset,
+so a broken transfer goes on where it stopped). Never sends byte 0x03."""
+
+import binascii
+import errno
+import os
+import time
+
+
+class LinkError(Exception):
+    """Something the user must hear about the port or the board, said in plain words."""
+
+
+class PortBusy(LinkError):
+    pass
+
+
+class NoBoard(LinkError):
+    pass
+
+
+class Disconnected(LinkError):
+    pass
+
+
+def open_port(port, timeout=0.2):
+    """pyserial on PORT, exclusively. Raises NoBoard or PortBusy with a message naming the port."""
+    import serial
+    try:
+        return serial.serial_for_url(str(port), timeout=timeout, exclusive=True)
+    except serial.SerialException as e:
+        text = str(e)
+        err = getattr(e, "errno", None)
+        if err in (errno.EAGAIN, errno.EBUSY) or "exclusively lock" in text or "busy" in text:
+            raise PortBusy("port %s is busy: another program holds it (a terminal, mpremote, "
+                           "bgboard watch?); close that program and try again" % port)
+        if err in (errno.ENOENT, errno.ENODEV, errno.ENXIO) or not os.path.exists(str(port)):
+            raise NoBoard("no board on %s (the port does not exist: is the board plugged in?)"
+                          % port)
+        raise LinkError("cannot open %s: %s" % (port, text))
+
+
+def parse_fields(words):
+    return dict(w.split("=", 1) for w in words if "=" in w)
+
+
+class Board:
+    """A protocol session with one board. Lines starting with '!' (WATCH) are kept in
+    `events` while waiting for an answer."""
+
+    def __init__(self, port, timeout=0.2):
+        self.port = str(port)
+        self.ser = open_port(port, timeout)
+        self.events = []
+        self.buf = b""
+        self.hello_line = None
+        self.info = {}
+
+    def close(self):
+        try:
+            self.ser.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- lines
+    def write(self, line):
+        data = line.encode("ascii") + b"\n"
+        assert b"\x03" not in data
+        try:
+            self.ser.write(data)
+        except Exception as e:
+            raise Disconnected("the board on %s went away while sending (%s)" % (self.port, e))
+
+    def readline(self, timeout=10.0):
+        """One line (without its end), or Disconnected after `timeout` seconds of silence."""
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buf:
+            if time.monotonic() > deadline:
+                raise Disconnected("the board on %s stopped answering" % self.port)
+            try:
+                self.buf += self.ser.read(self.ser.in_waiting or 1)
+            except Exception as e:
+                raise Disconnected("the board on %s went away (%s)" % (self.port, e))
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.rstrip(b"\r").decode("ascii", "replace")
+
+    def answer(self, timeout=10.0):
+        while True:
+            line = self.readline(timeout)
+            if line.startswith("!"):
+                self.events.append(line)
+            elif line:
+                return line
+
+    def request(self, line, timeout=10.0):
+        self.write(line)
+        return self.answer(timeout)
+
+    # -- session
+    def hello(self, timeout=15.0):
+        """HELLO until the board answers (it may be booting); returns HELLO's fields. Raises
+        LinkError when something answers that is not bgboard firmware."""
+        deadline = time.monotonic() + timeout
+        seen = b""
+        while time.monotonic() < deadline:
+            try:
+                self.ser.write(b"\nHELLO\n")
+            except Exception as e:
+                raise Disconnected("the board on %s went away (%s)" % (self.port, e))
+            end = time.monotonic() + 0.5
+            while time.monotonic() < end:
+                try:
+                    line = self.ser.readline()
+                except Exception as e:
+                    raise Disconnected("the board on %s went away (%s)" % (self.port, e))
+                seen = (seen + line)[-400:]
+                text = line.rstrip(b"\r\n").decode("ascii", "replace")
+                if text.startswith("HELLO bgboard"):
+                    time.sleep(0.05)
+                    self.ser.reset_input_buffer()
+                    self.buf = b""
+                    self.hello_line = text
+                    self.info = parse_fields(text.split()[2:])
+                    return self.info
+        if b">>>" in seen or b"MicroPython" in seen or b"Traceback" in seen:
+            raise LinkError("the board on %s runs MicroPython but not the bgboard firmware "
+                            "(flash it: bgboard flash --port %s)" % (self.port, self.port))
+        raise LinkError("no answer to HELLO on %s within %d s (is it a bgboard?)"
+                        % (self.port, timeout))
+
+    # -- records
+    def logs(self):
+        """{name: (size, sha256, open)} of the records on the board."""
+        head = self.request("LOGS")
+        w = head.split()
+        if len(w) != 2 or w[0] != "LOGS" or not w[1].isdigit():
+            raise LinkError("unexpected answer to LOGS: %r" % head[:80])
+        out = {}
+        for _ in range(int(w[1])):
+            line = self.answer()
+            p = line.split()
+            if len(p) < 4 or p[0] != "LOG" or not p[2].isdigit() or len(p[3]) != 64:
+                raise LinkError("unexpected LOGS line: %r" % line[:80])
+            out[p[1]] = (int(p[2]), p[3], "open" in p[4:])
+        return out
+
+    def get(self, name, offset=0, sink=None, progress=None):
+        """GET NAME from OFFSET: each chunk's bytes go to sink(bytes) in order. Returns (size,
+        sha256) of the whole file as the board gives them. A chunk out of place is an error."""
+        head = self.request("GET %s %d" % (name, offset))
+        w = head.split()
+        if w[:1] == ["ERR"]:
+            raise LinkError("the board refused GET %s: %s" % (name, head))
+        if len(w) != 4 or w[0] != "FILE" or w[1] != name or not w[2].isdigit():
+            raise LinkError("unexpected answer to GET %s: %r" % (name, head[:80]))
+        size, digest = int(w[2]), w[3]
+        at = offset
+        while True:
+            line = self.answer()
+            if line.startswith("END "):
+                p = line.split()
+                if len(p) != 3 or p[1] != name or p[2] != str(at):
+                    raise LinkError("GET %s ended at %r but %d bytes were received"
+                                    % (name, line, at))
+                return size, digest
+            p = line.split(" ", 2)
+            if len(p) != 3 or p[0] != "D" or p[1] != str(at):
+                raise LinkError("GET %s: expected data at offset %d, got %r" % (name, at,
+                                                                                  line[:40]))
+            try:
+                chunk = binascii.a2b_base64(p[2])
+            except (binascii.Error, ValueError):
+                raise LinkError("GET %s: a damaged data line at offset %d" % (name, at))
+            if sink:
+                sink(chunk)
+            at += len(chunk)
+            if progress:
+                progress(at, size)
+
+    def delete(self, name):
+        ans = self.request("DEL %s" % name)
+        if ans != "OK DEL %s" % name:
+            raise LinkError("the board did not delete %s: %s" % (name, ans))

@@ -1,0 +1,94 @@
+"""`bgboard watch`: a connected board's LED panel, text display and game events, live in the
+terminal. It turns WATCH on and draws the frames with the sim's screen (the same Panel.encode a
+Pico runs: brightness and current limit included); it only looks, it presses no key. Ctrl-C or
+q stops it (WATCH is turned off again)."""
+
+import os
+import select
+import sys
+import termios
+import time
+import tty
+
+from bgboard.devices import find_port
+from bgboard.link import Board, LinkError
+from bgboard.sim import Screen, _profile_for
+
+EVENT_LINES = 8
+
+
+def run(port=None, once=False, seconds=None, out=None):
+    out = out or sys.stdout
+    port = find_port(port)
+    b = Board(port)
+    try:
+        info = b.hello()
+        try:
+            prof = _profile_for(info.get("profile", "reference"))
+        except (OSError, ValueError):
+            prof = _profile_for("reference")
+        screen = Screen(prof, out)
+        events = []
+        screen.legend = ["events:"]
+        screen.status = "%s  fw %s  board %s  (Ctrl-C or q: stop watching)" % (
+            port, info.get("fw"), info.get("board"))
+        if b.request("WATCH on") != "OK WATCH on":
+            raise LinkError("the board did not turn WATCH on")
+        fd = sys.stdin.fileno() if sys.stdin and sys.stdin.isatty() else None
+        old = termios.tcgetattr(fd) if fd is not None else None
+        if fd is not None:
+            tty.setcbreak(fd)
+        out.write("\x1b[2J")
+        frames = 0
+        first = None
+        t0 = time.monotonic()
+        pending = list(b.events)
+        try:
+            while True:
+                dirty = False
+                for line in pending:
+                    if line.startswith("!LED "):
+                        parts = line.split(" ", 2)
+                        if len(parts) == 3 and parts[1].isdigit():
+                            screen.set_frame(int(parts[1]), parts[2])
+                            frames += 1
+                    elif line.startswith("!TEXT "):
+                        screen.text = line[6:].split("|")
+                    elif line.startswith(("!EV ", "!NO ", "!DEMO", "!ERROR")):
+                        events.append(line[1:])
+                        del events[:-EVENT_LINES]
+                        screen.legend = ["events:"] + ["  " + e for e in events]
+                    dirty = True
+                pending = []
+                if dirty:
+                    screen.draw()
+                if once and frames:
+                    if first is None:
+                        first = time.monotonic()
+                    elif time.monotonic() - first > 0.3:    # the frame's text and events too
+                        break
+                if seconds is not None and time.monotonic() - t0 > seconds:
+                    break
+                watch = [b.ser.fileno()] + ([fd] if fd is not None else [])
+                r, _, _ = select.select(watch, [], [], 0 if b"\n" in b.buf else 0.2)
+                if fd is not None and fd in r and os.read(fd, 16)[:1] in (b"q", b"Q"):
+                    break
+                if b.ser.fileno() in r:
+                    data = b.ser.read(b.ser.in_waiting or 1)
+                    if not data and not os.path.exists(port):
+                        raise LinkError("the board on %s went away" % port)
+                    b.buf += data
+                while b"\n" in b.buf:
+                    line, b.buf = b.buf.split(b"\n", 1)
+                    pending.append(line.rstrip(b"\r").decode("ascii", "replace"))
+        finally:
+            if old is not None:
+                termios.tcsetattr(fd, termios.TCSADRAIN, old)
+            try:
+                b.write("WATCH off")
+            except LinkError:
+                pass
+        out.write("\n")
+        return 0
+    finally:
+        b.close()
