@@ -10,20 +10,24 @@ def _demo(args):
 
 
 def _bench(args):
+    if args.what == "logs":
+        from bgboard.bench_logs import run
+        return _board_command(run, port=args.port)
     if args.what == "rules":
         from bgboard.bench_rules import run
         return run(pairs=args.pairs or 3000, seed=args.seed)
     from bgboard.bench_bot import run
     levels = tuple(args.levels) if args.levels else (1, 2, 3, 4, 5, 6)
-    return run(pairs=args.pairs or 5000, error_games=args.error_games,
-               ladder_pairs=args.ladder_pairs, seed=args.seed, levels=levels)
+    return run(pairs=args.pairs or 5000, level_pairs=args.level_pairs,
+               error_games=args.error_games, ladder_pairs=args.ladder_pairs, seed=args.seed,
+               levels=levels)
 
 
 def _verify(args):
     import json
     from bgboard.games import FileError, load, summary, verdict
     try:
-        ld = load(args.file, jacoby=args.jacoby)
+        ld = load(_archived(args.file), jacoby=args.jacoby)
     except FileError as e:
         if args.json:
             print(json.dumps(verdict(None, e.where)))
@@ -42,7 +46,7 @@ def _verify(args):
 def _export(args):
     from bgboard.games import EXPORTERS, FileError, load
     try:
-        ld = load(args.file, jacoby=args.jacoby)
+        ld = load(_archived(args.file), jacoby=args.jacoby)
     except FileError as e:
         print("bgboard export: %s" % e, file=sys.stderr)
         return 1
@@ -101,6 +105,54 @@ def _hw(args):
     return run_check(args.profiles)
 
 
+def _board_command(run, *args, **kw):
+    """Run a board command; a problem with the port or the board is one clear line, exit 1."""
+    from bgboard.link import LinkError
+    try:
+        return run(*args, **kw)
+    except LinkError as e:
+        print("bgboard: %s" % e, file=sys.stderr)
+        return 1
+
+
+def _devices(args):
+    from bgboard.devices import run
+    return run(ports=args.port)
+
+
+def _flash(args):
+    from bgboard.flashing import run
+    return _board_command(run, port=args.port, target=args.target, profile=args.profile,
+                          firmware=args.firmware)
+
+
+def _logs(args):
+    from bgboard import logs
+    if args.logs_command == "list":
+        return _board_command(logs.run_list, args.port)
+    return _board_command(logs.run_pull, args.port, out=args.out, delete=args.delete)
+
+
+def _watch(args):
+    from bgboard.watch import run
+    return _board_command(run, args.port, once=args.once)
+
+
+def _games(args):
+    from bgboard.archive import run_games
+    return run_games(args.dir)
+
+
+def _archived(path):
+    """A FILE argument: the path itself, or a record's name in the local archive."""
+    import os
+    if os.path.exists(path):
+        return path
+    from bgboard.archive import find_record
+    found = find_record(path)
+    return str(found) if found else path
+
+
 def build_parser():
     p = argparse.ArgumentParser(prog="bgboard", description="The LED backgammon board's host tool.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -152,17 +204,56 @@ def build_parser():
     sm.set_defaults(func=_sim)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
-    b.add_argument("what", choices=["rules", "bot"], help="what to measure")
+    b.add_argument("what", choices=["rules", "bot", "logs"], help="what to measure (logs: "
+                   "pulling records over the protocol against mpremote fs cp)")
+    b.add_argument("--port", help="logs: the board (default: a virtual board of its own)")
     b.add_argument("--pairs", type=int, help="rules: (position, roll) pairs in the corpus "
-                   "(3000); bot: duplicate dice pairs per level against pubeval (5000 = 10,000 "
-                   "games)")
+                   "(3000); bot: duplicate dice pairs for level 6 against pubeval (5000 = "
+                   "10,000 games)")
     b.add_argument("--seed", type=int, default=2026, help="corpus or dice seed")
     b.add_argument("--levels", type=int, nargs="+", choices=range(1, 7), help="bot: which levels")
+    b.add_argument("--level-pairs", type=int, default=1000,
+                   help="bot: duplicate pairs against pubeval for levels 1-5")
     b.add_argument("--ladder-pairs", type=int, default=1000,
                    help="bot: duplicate pairs for each level against the one below (0: skip)")
     b.add_argument("--error-games", type=int, default=300,
                    help="bot: games of play whose positions measure the error rate")
     b.set_defaults(func=_bench)
+    dv = sub.add_parser("devices", help="the connected boards, with firmware and board id")
+    dv.add_argument("--port", action="append", help="ask this port only (repeatable)")
+    dv.set_defaults(func=_devices)
+
+    fl = sub.add_parser("flash", help="put the firmware on a board (staged, verified)")
+    fl.add_argument("--port", help="the board's serial port (default: the only board found)")
+    fl.add_argument("--target", choices=["rp2040", "rp2350", "unix"],
+                    help="the board's chip (default: what the board says it is)")
+    fl.add_argument("--profile", help="board profile to install (hardware/profiles/NAME.json "
+                    "or a path; default: keep the board's, else reference)")
+    fl.add_argument("--firmware", help=argparse.SUPPRESS)   # another firmware tree (tests)
+    fl.set_defaults(func=_flash)
+
+    lg = sub.add_parser("logs", help="game records on a board: list them, pull them")
+    lg_sub = lg.add_subparsers(dest="logs_command", metavar="SUBCOMMAND", required=True)
+    for name, text in (("list", "the records on the board"),
+                       ("pull", "copy the records off the board, verified, into the archive")):
+        lp = lg_sub.add_parser(name, help=text)
+        lp.add_argument("--port", help="the board's serial port (default: the only board)")
+        if name == "pull":
+            lp.add_argument("--out", metavar="DIR", help="put the records in DIR (one file "
+                            "each) instead of the archive")
+            lp.add_argument("--delete", action="store_true", help="remove each record from "
+                            "the board once its local copy is verified")
+        lp.set_defaults(func=_logs)
+
+    wt = sub.add_parser("watch", help="a board's LED panel and game events, live")
+    wt.add_argument("--port", help="the board's serial port (default: the only board)")
+    wt.add_argument("--once", action="store_true", help="draw the first frame and stop")
+    wt.set_defaults(func=_watch)
+
+    gm = sub.add_parser("games", help="the archived game records as a table")
+    gm.add_argument("dir", nargs="?", help="a folder of records (default: the archive)")
+    gm.set_defaults(func=_games)
+
     hw = sub.add_parser("hw", help="the board's hardware: check a board profile")
     hw_sub = hw.add_subparsers(dest="hw_command", metavar="SUBCOMMAND", required=True)
     hc = hw_sub.add_parser("check", help="validate board profiles: pins, LED map, keys, power")

@@ -9,6 +9,10 @@ import os
 import time
 
 
+CHUNK_MAX = 96         # file bytes in one D line at most
+DATA_TIMEOUT = 3.0      # seconds of silence in the middle of a GET that mean the board is gone
+
+
 class LinkError(Exception):
     """Something the user must hear about the port or the board, said in plain words."""
 
@@ -23,6 +27,10 @@ class NoBoard(LinkError):
 
 class Disconnected(LinkError):
     pass
+
+
+class Garbled(LinkError):
+    """A line arrived damaged (bytes lost on the way); the request can be made again."""
 
 
 def open_port(port, timeout=0.2):
@@ -137,53 +145,81 @@ class Board:
                         % (self.port, timeout))
 
     # -- records
-    def logs(self):
-        """{name: (size, sha256, open)} of the records on the board."""
+    def logs(self, tries=3):
+        """{name: (size, sha256, open)} of the records on the board (asked again when the
+        answer arrives damaged)."""
+        for attempt in range(tries):
+            try:
+                return self._logs()
+            except Garbled:
+                if attempt == tries - 1:
+                    raise
+                self.drain()
+
+    def _logs(self):
         head = self.request("LOGS")
         w = head.split()
         if len(w) != 2 or w[0] != "LOGS" or not w[1].isdigit():
-            raise LinkError("unexpected answer to LOGS: %r" % head[:80])
+            raise Garbled("unexpected answer to LOGS: %r" % head[:80])
         out = {}
         for _ in range(int(w[1])):
             line = self.answer()
             p = line.split()
             if len(p) < 4 or p[0] != "LOG" or not p[2].isdigit() or len(p[3]) != 64:
-                raise LinkError("unexpected LOGS line: %r" % line[:80])
+                raise Garbled("unexpected LOGS line: %r" % line[:80])
             out[p[1]] = (int(p[2]), p[3], "open" in p[4:])
         return out
 
     def get(self, name, offset=0, sink=None, progress=None):
-        """GET NAME from OFFSET: each chunk's bytes go to sink(bytes) in order. Returns (size,
-        sha256) of the whole file as the board gives them. A chunk out of place is an error."""
+        """GET NAME from OFFSET: each chunk's bytes go to sink(bytes) in order, a chunk only once
+        the next line confirms where it ended. Returns (size, sha256) of the whole file as the
+        board gives them. A line that does not fit (damaged on the way) raises Garbled, after
+        everything sunk so far was sound: GET again from there."""
         head = self.request("GET %s %d" % (name, offset))
         w = head.split()
         if w[:1] == ["ERR"]:
             raise LinkError("the board refused GET %s: %s" % (name, head))
         if len(w) != 4 or w[0] != "FILE" or w[1] != name or not w[2].isdigit():
-            raise LinkError("unexpected answer to GET %s: %r" % (name, head[:80]))
+            self.drain()
+            raise Garbled("unexpected answer to GET %s: %r" % (name, head[:80]))
         size, digest = int(w[2]), w[3]
-        at = offset
+        at = offset           # where the pending chunk starts
+        pending = None
         while True:
-            line = self.answer()
-            if line.startswith("END "):
-                p = line.split()
-                if len(p) != 3 or p[1] != name or p[2] != str(at):
-                    raise LinkError("GET %s ended at %r but %d bytes were received"
-                                    % (name, line, at))
-                return size, digest
+            line = self.answer(DATA_TIMEOUT)
             p = line.split(" ", 2)
-            if len(p) != 3 or p[0] != "D" or p[1] != str(at):
-                raise LinkError("GET %s: expected data at offset %d, got %r" % (name, at,
-                                                                                  line[:40]))
+            end = at + (len(pending) if pending is not None else 0)
+            if p[0] == "END" and line == "END %s %d" % (name, end) and end == size:
+                if pending:
+                    sink and sink(pending)
+                    progress and progress(end, size)
+                return size, digest
+            chunk = None
+            if len(p) == 3 and p[0] == "D" and p[1] == str(end):
+                try:
+                    chunk = binascii.a2b_base64(p[2])
+                except (binascii.Error, ValueError):
+                    chunk = None
+            if chunk is None or not chunk or len(chunk) > CHUNK_MAX:
+                if p[0] != "END":
+                    self.drain()
+                raise Garbled("GET %s: a damaged line near byte %d" % (name, at))
+            if pending is not None:
+                sink and sink(pending)
+                progress and progress(end, size)
+            at, pending = end, chunk
+
+    def drain(self, quiet=0.3):
+        """Read and drop whatever the board is still sending, until it is quiet."""
+        self.buf = b""
+        last = time.monotonic()
+        while time.monotonic() - last < quiet:
             try:
-                chunk = binascii.a2b_base64(p[2])
-            except (binascii.Error, ValueError):
-                raise LinkError("GET %s: a damaged data line at offset %d" % (name, at))
-            if sink:
-                sink(chunk)
-            at += len(chunk)
-            if progress:
-                progress(at, size)
+                data = self.ser.read(self.ser.in_waiting or 1)
+            except Exception as e:
+                raise Disconnected("the board on %s went away (%s)" % (self.port, e))
+            if data:
+                last = time.monotonic()
 
     def delete(self, name):
         ans = self.request("DEL %s" % name)

