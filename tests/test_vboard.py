@@ -87,17 +87,18 @@ class Client:
 
     def __init__(self, link):
         self.ser = serial.serial_for_url(str(link), timeout=0.2)
+        self.buf = b""
         self.events = []
         self.watching = False
 
     def readline(self, timeout=10):
         t0 = time.monotonic()
-        buf = b""
-        while time.monotonic() - t0 < timeout:
-            buf += self.ser.readline()
-            if buf.endswith(b"\n"):
-                return buf.rstrip(b"\r\n").decode()
-        raise TimeoutError("no line from the board (got %r)" % buf)
+        while b"\n" not in self.buf:
+            if time.monotonic() - t0 > timeout:
+                raise TimeoutError("no line from the board (got %r)" % self.buf[-200:])
+            self.buf += self.ser.read(max(1, self.ser.in_waiting))
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.rstrip(b"\r").decode()
 
     def reply(self, timeout=10):
         while True:
@@ -122,6 +123,7 @@ class Client:
                 if line.startswith(b"HELLO bgboard"):
                     time.sleep(0.05)
                     self.ser.reset_input_buffer()
+                    self.buf = b""
                     return line.decode()
         raise TimeoutError("the board does not answer HELLO")
 
@@ -200,6 +202,16 @@ def drive(c, rng, until=("game_over", "match_over"), max_turns=400):
                 assert c.cmd("KEY UNDO") == "OK KEY UNDO"
             play_person_turn(c, c.state(), rng)
     raise AssertionError("the game did not end")
+
+
+def wait_demo(c, timeout=90):
+    t0 = time.monotonic()
+    while True:
+        st = c.state()
+        if st["demo"] == "0":
+            return st
+        assert time.monotonic() - t0 < timeout, "the demo does not end: %s" % st
+        time.sleep(0.1)
 
 
 def check_record(text):
@@ -294,10 +306,7 @@ def test_demo_games_and_resume_of_the_game_in_progress(board):
     before = c.wait_player()
     assert c.cmd("DEMO 2 fast") == "OK DEMO 2 fast"
     assert c.cmd("KEY P1").startswith("NO KEY P1 a demo is running")
-    t0 = time.monotonic()
-    while c.state()["demo"] != "0":
-        assert time.monotonic() - t0 < 90
-        time.sleep(0.1)
+    wait_demo(c)
     after = c.wait_player()
     for k in ("pos", "match", "dice", "record", "phase"):
         assert after[k] == before[k]
@@ -315,8 +324,7 @@ def test_logs_get_resumable_and_del(board):
     c.hello()
     c.cmd("FAST on")
     c.cmd("DEMO 1 fast")
-    while c.state()["demo"] != "0":
-        time.sleep(0.1)
+    wait_demo(c)
     c.cmd("KEY OK")                       # a game of ours: its record is open
     logs = c.logs()
     assert len(logs) == 2
@@ -383,7 +391,8 @@ def test_power_cuts_during_a_game_lose_nothing_but_the_step_in_progress(board):
         board.power_cut()
         cuts += 1
         c.ser.timeout = 0.05
-        tail = c.ser.read(1 << 20).decode("ascii", "replace").splitlines()
+        tail = (c.buf + c.ser.read(1 << 20)).decode("ascii", "replace").splitlines()
+        c.buf = b""
         c.ser.timeout = 0.2
         announced = [ln.strip()[4:] for ln in c.events + tail if ln.strip().startswith("!EV ")]
         c.events.clear()

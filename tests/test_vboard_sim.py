@@ -88,7 +88,7 @@ def test_sim_draws_the_board_takes_keys_and_resumes(tmp_path, terms):
     t.send(b"\r")                                                 # OK: a new game
     t.pump(lambda s: "OK: opening roll" in ANSI.sub("", s))
     t.send(b" ")                                                  # OK: the opening roll
-    screen = t.pump(lambda s: re.search(r"(you|bot:6): move \d-\d", ANSI.sub("", s))
+    screen = t.pump(lambda s: re.search(r"(you|bot:6): (move \d-\d|OK rolls)", ANSI.sub("", s))
                     and len(lit(s)) >= 30)
     colours = set(lit(screen))
     assert len(colours) >= 2                   # the two sides' colours at least

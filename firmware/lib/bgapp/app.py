@@ -22,6 +22,7 @@ THINK_MS = const(500)     # the bot's pause before acting
 HOP_MS = const(450)       # between the checker steps of an animated play
 PASS_MS = const(1500)     # showing "no legal play" before the turn passes
 OVER_MS = const(2500)     # a demo game's result on show
+FRAME_MS = const(100)     # WATCH: at most ten LED frames a second
 
 
 class App:
@@ -61,6 +62,8 @@ class App:
         self.demo = 0             # demo games left (0: no demo)
         self.fast = False
         self.dirty = True
+        self.sent = 0             # when the last frame went out on WATCH
+        self.stale = False        # a newer frame is waiting to go out
         self.note = self.journal.settings_note or ""
         b = self.journal.settings["bright"]
         self.bright = b if b >= 0 else self.profile["brightness"]["default"]
@@ -123,6 +126,8 @@ class App:
 
     def tick(self):
         now = self.hal.ticks_ms()
+        if self.stale and time.ticks_diff(now, self.sent) >= FRAME_MS:
+            self.dirty = True
         if self.pending:
             f, due = self.pending
             if time.ticks_diff(now, due) < 0:
@@ -662,7 +667,16 @@ class App:
         render.draw(self)
         self.hal.brightness = self.bright
         self.hal.show(self.rend.frame)
-        self.link.frame(self.bright, self.rend.frame)
+        if self.link.watching:
+            # frames go out at most every FRAME_MS (a fast demo changes the LEDs far more
+            # often than a serial port carries 1.5 KB lines); the last one always follows
+            now = self.hal.ticks_ms()
+            if time.ticks_diff(now, self.sent) >= FRAME_MS:
+                self.link.frame(self.bright, self.rend.frame)
+                self.sent = now
+                self.stale = False
+            else:
+                self.stale = True
         lines = render.lines(self)
         self.hal.text(lines)
         self.link.event("TEXT " + "|".join(lines))
