@@ -104,8 +104,6 @@ def test_torn_last_line_is_cut_off_at_power_up(tmp_path, mpy_lib):
     assert state(r3.stdout)["view"] == "menu"
 
 
-@pytest.mark.xfail(strict=True, reason="bgcore.record.RecordError calls ValueError.__init__, "
-                   "which MicroPython lacks: the reason becomes an AttributeError")
 def test_a_damaged_record_is_named_on_the_board(tmp_path, mpy_lib):
     r = drive(tmp_path, "KEY OK", "KEY OK", "STATE", lib=mpy_lib)
     path = tmp_path / state(r.stdout)["record"]

@@ -123,12 +123,14 @@ def error_rate(level, games, seed=999):
     return n, 1000 * ours / n, 1000 * theirs / n
 
 
-def micropython_figures(level, games=3, heap="64k"):
-    """(moves, median ms, max ms, smallest heap in KB that plays the games) on the unix port."""
+def micropython_figures(levels, games=5):
+    """On the unix port, per level: (moves, median ms, worst ms, smallest heap in KB that plays
+    the games, or None where not measured: only for the highest level)."""
     from bgboard.bench_rules import _tool
     mp = _tool("micropython")
     if not mp:
-        return None
+        return {}
+    out = {}
     with tempfile.TemporaryDirectory() as tmp:
         lib = Path(tmp)
         (lib / "bgcore").mkdir()
@@ -140,33 +142,41 @@ def micropython_figures(level, games=3, heap="64k"):
                         str(MP_GAME)], check=True)
         env = dict(os.environ, MICROPYPATH=str(lib))
 
-        def run(h):
-            return subprocess.run([mp, "-X", "heapsize=%dk" % h, "-m", "mp_bot_game", str(level),
+        def play(level, kb):
+            return subprocess.run([mp, "-X", "heapsize=%dk" % kb, "-m", "mp_bot_game", str(level),
                                    str(level), "1", str(games)],
                                   capture_output=True, text=True, env=env)
 
-        out = run(256)
-        last = out.stdout.strip().splitlines()[-1].split() if out.returncode == 0 else None
-        if not last or last[0] != "MOVES":
-            return None
-        lo, hi = 16, 256            # the smallest heap that still plays the games, to 2 KB
-        while hi - lo > 2:
-            mid = (lo + hi) // 2
-            if run(mid).returncode == 0:
-                hi = mid
-            else:
-                lo = mid
-        return int(last[1]), int(last[3]) / 1000, int(last[5]) / 1000, hi
+        for level in levels:
+            res = play(level, 256)
+            last = res.stdout.strip().splitlines()[-1].split() if res.returncode == 0 else None
+            if not last or last[0] != "MOVES":
+                continue
+            heap = None
+            if level == max(levels):
+                lo, hi = 16, 256        # the smallest heap that still plays the games, to 2 KB
+                while hi - lo > 2:
+                    mid = (lo + hi) // 2
+                    if play(level, mid).returncode == 0:
+                        hi = mid
+                    else:
+                        lo = mid
+                heap = hi
+            out[level] = (int(last[1]), int(last[3]) / 1000, int(last[5]) / 1000, heap)
+    return out
 
 
-def run(pairs=5000, error_games=300, ladder_pairs=1000, seed=1, levels=(1, 2, 3, 4, 5, 6)):
+def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1,
+        levels=(1, 2, 3, 4, 5, 6)):
     t0 = time.time()
-    print("bot benchmark: %d duplicate pairs (%d games) per level against pubeval, cubeless"
-          % (pairs, 2 * pairs))
+    print("bot benchmark, cubeless, duplicate dice (each dice stream played twice, sides "
+          "swapped), 95%% intervals; against pubeval: level 6 over %d games, levels 1-5 over %d"
+          % (2 * pairs, 2 * level_pairs))
     for level in levels:
-        m, h = duplicate_match(_Maker("bot", level, seed), _Maker("pubeval"), pairs, seed)
-        print("  level %d (%s): %+.3f ppg +- %.3f against pubeval" % (level, NAMES[level], m, h),
-              flush=True)
+        n = pairs if level == 6 else level_pairs
+        m, h = duplicate_match(_Maker("bot", level, seed), _Maker("pubeval"), n, seed)
+        print("  level %d (%s): %+.3f ppg +- %.3f against pubeval (%d games)"
+              % (level, NAMES[level], m, h, 2 * n), flush=True)
     if ladder_pairs:
         print("each level against the one below (%d duplicate pairs):" % ladder_pairs)
         for level in levels[1:]:
@@ -179,12 +189,15 @@ def run(pairs=5000, error_games=300, ladder_pairs=1000, seed=1, levels=(1, 2, 3,
         print("error rate against gnubg-nn 0-ply on %d rolls with a choice (%d games of play):"
               % (n, error_games))
         print("  level 6: %.1f millipoints per move; pubeval: %.1f" % (ours, pub))
-    figs = micropython_figures(6)
+    figs = micropython_figures(levels)
     if figs:
-        moves, med, worst, heap = figs
-        print("MicroPython unix port, level 6 (%d moves): median %.2f ms per move, worst %.2f ms;"
-              " ~%.0f ms median on an RP2040 (x200); a whole game runs in a %d KB heap"
-              % (moves, med, worst, med * 200, heap))
+        print("MicroPython unix port, %s moves of the first bot in bot-against-bot games:"
+              % "/".join(str(f[0]) for f in figs.values()))
+        for level, (moves, med, worst, heap) in sorted(figs.items()):
+            print("  level %d: median %.2f ms per move, worst %.2f ms (RP2040 at x200: %.0f ms "
+                  "median, %.1f s worst)%s" % (level, med, worst, med * 200, worst * 200 / 1000,
+                                              "; a whole game runs in a %d KB heap" % heap
+                                              if heap else ""))
     from bgcore import botnet
     size = sum(len(getattr(botnet, k)) for k in ("W1", "B1", "W2", "B2", "SIGMOID"))
     print("weights: %d bytes (%d hidden units, %d count levels)" % (size, botnet.HIDDEN,

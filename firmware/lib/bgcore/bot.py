@@ -7,7 +7,7 @@ from bgcore import net as _netmod
 from bgcore.net import Net, row, shots, shot_row, S_OUT
 
 # noise on each play's equity, in 1/1000 of a point, for levels 1-6
-NOISE = (0, 400, 200, 100, 50, 20, 0)
+NOISE = (0, 320, 180, 100, 55, 30, 0)
 NAMES = ("", "beginner", "casual", "club", "strong", "expert", "master")
 
 _net = None

@@ -225,7 +225,7 @@ def parse_play(pos, text, d1, d2):
         if mine[a] < 0:
             raise ValueError("step %r: no checker on %s to move"
                              % (token, "the bar" if a == 25 else "point %d" % a))
-    mine = bytes(mine)
+    packed = bytes(mine[2 * j] | mine[2 * j + 1] << 4 for j in range(13))   # as plays keep it
     # Several plays can end with our checkers alike and differ in what they hit on the way
     # (8/3 through a blot on 5, or through 6). A point the text lands on is hit if a blot
     # stood there; beyond that the '*' marks decide, and no mark means no hit.
@@ -233,7 +233,12 @@ def parse_play(pos, text, d1, d2):
     for a, t, tok in segs:
         if t and b[51 - t] == 1:
             landed |= 1 << t
-    found = [p for p in plays if p.mine_after() == mine and p._hits & landed == landed]
+    found = []
+    for i in range(len(plays)):
+        c, o = plays._record(i)
+        hits = (c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16) << 1
+        if c[o:o + 13] == packed and hits & landed == landed:
+            found.append(plays[i])
     if len(found) > 1:
         found = [p for p in found if p._hits == landed | starred] or found
     if len(found) == 1:

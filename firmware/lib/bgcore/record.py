@@ -81,7 +81,7 @@ class RecordError(ValueError):
     """What is wrong with a record, and where: `line` (1-based), `game`, `move`."""
 
     def __init__(self, reason, line=0, game=0, move=0):
-        ValueError.__init__(self, reason)
+        super().__init__(reason)
         self.reason = reason
         self.line = line
         self.game = game
