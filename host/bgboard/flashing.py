@@ -77,7 +77,8 @@ _r = {'platform': sys.platform, 'machine': getattr(sys.implementation, '_machine
       'mpy': getattr(sys.implementation, '_mpy', None)}
 _v = os.statvfs('/')
 _r['block'] = _v[0]
-_r['free'] = _v[0] * _v[3]
+# littlefs's count of free blocks wraps below zero on a nearly full flash: then there is none
+_r['free'] = _v[0] * _v[3] if _v[3] <= _v[2] else 0
 _r['slots'] = {}
 for _s in %(slots)r:
     _o = {}
@@ -130,6 +131,25 @@ def _cp(a, b):
                 break
             g.write(buf[:k] if k < 512 else buf)
 '''
+
+
+PROMPT_TIMEOUT = 4          # seconds mpremote waits for a prompt or an end of data
+
+
+def _transport_class():
+    """mpremote's serial transport, waiting PROMPT_TIMEOUT (not its 10 s) for the raw REPL's
+    prompts and acknowledgements, which a live board sends at once: a board that lost power
+    in the middle of the flash is noticed sooner. Waits given explicitly (a command's output)
+    are kept."""
+    from mpremote.transport_serial import SerialTransport
+
+    class Transport(SerialTransport):
+        def read_until(self, min_num_bytes, ending, timeout=PROMPT_TIMEOUT, data_consumer=None,
+                       timeout_overall=None):
+            return SerialTransport.read_until(self, min_num_bytes, ending, timeout=timeout,
+                                              data_consumer=data_consumer,
+                                              timeout_overall=timeout_overall)
+    return Transport
 
 
 def _tool(name):
@@ -251,11 +271,10 @@ class Flasher:
     # -- mpremote
     def connect(self):
         from mpremote.transport import TransportError
-        from mpremote.transport_serial import SerialTransport
         open_port(self.port).close()          # a clear "no board" / "busy" before mpremote
         try:
             # a read timeout, so that a board that died mid-command is noticed
-            self.t = SerialTransport(self.port, baudrate=115200, timeout=2)
+            self.t = _transport_class()(self.port, baudrate=115200, timeout=2)
         except TransportError:
             raise PortBusy("port %s is busy: another program holds it; close it and try again"
                            % self.port)
@@ -298,7 +317,7 @@ class Flasher:
         short timeout per chunk: a board that stops answering is noticed in seconds."""
         self.exec("f = open(%r, 'wb')\nw = f.write" % path)
         for i in range(0, len(data), CHUNK):
-            self.exec("w(%r)" % data[i:i + CHUNK], timeout=5)
+            self.exec("w(%r)" % data[i:i + CHUNK], timeout=PROMPT_TIMEOUT)
             if bar:
                 bar.add(len(data[i:i + CHUNK]))
         self.exec("f.close()\ndel f, w")
@@ -321,8 +340,11 @@ class Flasher:
             return self._flash(files, version, t0)
         finally:
             if self.t is not None:
-                try:              # leave the REPL as mpremote does; the old firmware stays
+                try:              # not flashed: a soft reset runs the firmware the board has
                     self.t.exit_raw_repl()
+                    time.sleep(0.05)
+                    self.t.serial.write(b"\x04")
+                    time.sleep(0.1)
                     self.t.close()
                 except Exception:
                     pass
@@ -367,7 +389,9 @@ class Flasher:
         extra = [k for k in staged if k not in manifest]
         # room: littlefs takes whole blocks, and a block or so per file
         block = s["block"] or 4096
-        need = sum(_blocks(len(files[k]), block) for k in local + send) * block
+        dirs = {k.rsplit("/", 1)[0] for k in local + send}
+        need = (sum(_blocks(len(files[k]), block) for k in local + send)
+                + 2 * len(dirs) + 4) * block       # a directory is a pair of blocks; a margin
         freed = sum(_blocks(staged[k][0], block) for k in extra + local + send if k in staged) \
             * block
         if need > s["free"] + freed:
