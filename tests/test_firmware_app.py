@@ -142,3 +142,27 @@ def test_four_buttons_walk_a_cursor_over_the_points():
     assert inp.key("SELECT") == "HINT"          # the ring wraps: ... BAR, OFF, DOUBLE, HINT
     assert inp.key("BACK") == "UNDO" and inp.key("OK") == "OK"
     assert Input({"input": {"style": "matrix"}}).key("P7") == "P7"
+
+
+def test_two_players_key_their_own_sides(tmp_path, mpy_lib):
+    """Two people: player 1 presses the same physical points (its point q is P(25-q))."""
+    r = drive(tmp_path, "KEY P7", "KEY P9", "KEY OK", "GAME both double", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr
+    assert [ln for ln in r.stdout.splitlines() if ln.startswith("GAME ")][0].endswith("refused 0")
+    st = state(r.stdout)
+    assert st["players"] == "player1,player2" and st["phase"] == "game_over"
+    text = (tmp_path / st["record"]).read_text()
+    rep, info, torn = replay(text, history=False)
+    assert rep.match.pos.id() == st["pos"] and torn is None
+    moves = [ln.split()[1] for ln in text.splitlines() if ln.startswith("MOVE ")]
+    assert "0" in moves and "1" in moves
+    assert re.search(r"^DOUBLE [01] 2\|", text, re.M) and re.search(r"^TAKE [01]\|", text, re.M)
+
+
+def test_the_bot_answers_a_double(tmp_path, mpy_lib):
+    r = drive(tmp_path, "KEY P9", "KEY OK", "GAME double", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr
+    text = (tmp_path / state(r.stdout)["record"]).read_text()
+    assert re.search(r"^DOUBLE 0 2\|", text, re.M)
+    assert re.search(r"^(TAKE|DROP) 1\|", text, re.M)
+    replay(text, history=False)

@@ -81,16 +81,24 @@ for cmd in sys.argv[3:]:
             f = gc.mem_alloc()
             peak = max(peak, f)
     elif w[0] == "GAME":
-        # play as player 0 until the game is over: roll, take, pick the k-th legal play
-        # (k from a counter) and key in its steps one by one, then OK
+        # play as player 0 (GAME both: as both players) until the game is over: roll, take,
+        # pick the k-th legal play (k from a counter) and key in its steps one by one, then OK;
+        # GAME double: double whenever the cube is available
         k = 0
         refused = 0
+        people = (0, 1) if "both" in w else (0,)
+        doubled = False
         while app.m.phase not in ("game_over", "match_over"):
             app.tick()
-            if app.pending or app.anim or app.actor() not in (0, None):
+            if app.pending or app.anim or app.actor() not in people + (None,):
                 continue
             m = app.m
-            if m.phase in ("opening", "turn"):
+            p = app.actor()
+            if m.phase == "turn" and "double" in w and m.cube_available(p) and not doubled:
+                doubled = True
+                app.press("DOUBLE")
+            elif m.phase in ("opening", "turn"):
+                doubled = False
                 app.press("OK")
             elif m.phase == "doubled":
                 app.press("OK")
@@ -101,7 +109,8 @@ for cmd in sys.argv[3:]:
                 play = app.plays[k % len(app.plays)]
                 for a, b in play.moves:
                     for q in (a, b):
-                        why = app.press("BAR" if q == 25 else "OFF" if q == 0 else "P%d" % q)
+                        n = q if p == 0 else 25 - q
+                        why = app.press("BAR" if q == 25 else "OFF" if q == 0 else "P%d" % n)
                         if why:
                             print("REFUSED", why, play, m.pos.id(), m.dice)
                             refused += 1
