@@ -26,6 +26,7 @@ from pathlib import Path
 BLOCK_SIZE = 4096
 BLOCK_COUNT = 352            # 1.375 MB, the size of a Pico's MicroPython filesystem
 SOFT_REBOOT = b"MPY: soft reboot\r\n"
+OUT_MAX = 1 << 20            # output kept for a host that does not read, before it is dropped
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n>"
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -258,6 +259,7 @@ class VBoard:
         self.restarting_raw = False
         self.boots = 0
         self.stopping = False
+        self.out = bytearray()    # output for the host not yet taken by the pty
         self.parent = os.getppid() if with_parent else None
         self.tmp = tempfile.mkdtemp(prefix="bgboard-vboard-")
 
@@ -310,12 +312,24 @@ class VBoard:
             os.replace(tmp, self.pid_file)
 
     def _to_host(self, data):
-        try:
-            os.write(self.lm, data)
-        except OSError as e:
-            if e.errno not in (errno.EAGAIN, errno.EIO):
-                raise
-            # nobody is reading the port: as a Pico without a host, the output is dropped
+        # A slow reader gets everything, in order (never half a line); when nobody reads and
+        # OUT_MAX bytes are waiting, they are dropped, as a Pico drops output with no host.
+        self.out += data
+        self._flush_out()
+
+    def _flush_out(self):
+        while self.out:
+            try:
+                n = os.write(self.lm, self.out[:65536])
+            except OSError as e:
+                if e.errno not in (errno.EAGAIN, errno.EIO):
+                    raise
+                n = 0
+            if n <= 0:
+                if len(self.out) > OUT_MAX:
+                    self.out = bytearray()
+                return
+            del self.out[:n]
 
     def _from_child(self):
         try:
@@ -389,7 +403,10 @@ class VBoard:
                 if self.parent is not None and os.getppid() != self.parent:
                     self.say("the program that started this board is gone: stopping")
                     break
-                r, _, _ = select.select([self.bm, self.lm], [], [], 0.2)
+                r, w, _ = select.select([self.bm, self.lm], [self.lm] if self.out else [], [],
+                                        0.2)
+                if w:
+                    self._flush_out()
                 if self.lm in r:
                     self._from_host()
                 if self.bm in r:
