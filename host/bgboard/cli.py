@@ -135,7 +135,7 @@ def _logs(args):
 
 def _watch(args):
     from bgboard.watch import run
-    return _board_command(run, args.port, once=args.once)
+    return _board_command(run, args.port, once=args.once, demo=args.demo)
 
 
 def _games(args):
@@ -248,6 +248,8 @@ def build_parser():
     wt = sub.add_parser("watch", help="a board's LED panel and game events, live")
     wt.add_argument("--port", help="the board's serial port (default: the only board)")
     wt.add_argument("--once", action="store_true", help="draw the first frame and stop")
+    wt.add_argument("--demo", type=int, default=0, metavar="N", help="have the board play N "
+                    "bot games (level 6) and watch them to their end")
     wt.set_defaults(func=_watch)
 
     gm = sub.add_parser("games", help="the archived game records as a table")

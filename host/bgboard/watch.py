@@ -1,7 +1,8 @@
 """`bgboard watch`: a connected board's LED panel, text display and game events, live in the
 terminal. It turns WATCH on and draws the frames with the sim's screen (the same Panel.encode a
-Pico runs: brightness and current limit included); it only looks, it presses no key. Ctrl-C or
-q stops it (WATCH is turned off again)."""
+Pico runs: brightness and current limit included); it only looks, it presses no key (--demo N
+asks the board to play N bot games, and stops when they end). Ctrl-C or q stops it (WATCH is
+turned off again)."""
 
 import os
 import select
@@ -17,7 +18,7 @@ from bgboard.sim import Screen, _profile_for
 EVENT_LINES = 8
 
 
-def run(port=None, once=False, seconds=None, out=None):
+def run(port=None, once=False, seconds=None, out=None, demo=0):
     out = out or sys.stdout
     port = find_port(port)
     b = Board(port)
@@ -34,6 +35,10 @@ def run(port=None, once=False, seconds=None, out=None):
             port, info.get("fw"), info.get("board"))
         if b.request("WATCH on") != "OK WATCH on":
             raise LinkError("the board did not turn WATCH on")
+        if demo:
+            ans = b.request("DEMO %d" % demo)
+            if not ans.startswith("OK DEMO"):
+                raise LinkError("the board did not start the demo: %s" % ans)
         fd = sys.stdin.fileno() if sys.stdin and sys.stdin.isatty() else None
         old = termios.tcgetattr(fd) if fd is not None else None
         if fd is not None:
@@ -41,6 +46,7 @@ def run(port=None, once=False, seconds=None, out=None):
         out.write("\x1b[2J")
         frames = 0
         first = None
+        ended = False
         t0 = time.monotonic()
         pending = list(b.events)
         try:
@@ -56,12 +62,16 @@ def run(port=None, once=False, seconds=None, out=None):
                         screen.text = line[6:].split("|")
                     elif line.startswith(("!EV ", "!NO ", "!DEMO", "!ERROR")):
                         events.append(line[1:])
+                        if demo and line.startswith("!DEMO END"):
+                            ended = True
                         del events[:-EVENT_LINES]
                         screen.legend = ["events:"] + ["  " + e for e in events]
                     dirty = True
                 pending = []
                 if dirty:
                     screen.draw()
+                if ended:
+                    break
                 if once and frames:
                     if first is None:
                         first = time.monotonic()
