@@ -237,12 +237,19 @@ def lines(app):
         head = "DEMO (%d left)" % app.demo
     elif app.view == "menu":
         s = app.journal.settings
-        head = "MENU %s %s%s" % ("bot %d" % s["opponent"] if s["opponent"] else "2 players",
-                                 s["mode"], " to %d" % s["length"] if s["mode"] == "match"
-                                 else "")
-        opts = " ".join(k for k in ("jacoby", "beavers", "auto", "confirm", "forced", "real")
-                        if s[k])
-        return [head, opts or "-", "OK: new game", app.message or app.note or ""]
+        who = "vs bot level %d" % s["opponent"] if s["opponent"] else "two players"
+        if s["mode"] == "match":
+            kind = "match to %d" % s["length"]
+        elif s["mode"] == "money":
+            kind = "money game, cube"
+            kind += "".join(" " + k for k in ("jacoby", "beavers") if s[k])
+            if s["auto"]:
+                kind += " auto-dbl"
+        else:
+            kind = "single game"
+        opts = " ".join(n for k, n in (("confirm", "auto-OK"), ("forced", "auto-forced"),
+                                       ("real", "real-dice")) if s[k])
+        return ["MENU  OK: new game", who, kind, opts or "", app.message or app.note or ""]
     else:
         head = ""
     if not app.rep:
