@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import serial
 
+from test_gnubg_files import final_score, gnubg
 from test_vboard import BGBOARD, Client, VBoard, golden_image  # noqa: F401 (a fixture)
 
 COPIES = 5          # each generated record is put on the board this many times (volume)
@@ -223,6 +224,17 @@ def test_a_demo_game_watched_then_pulled_and_verified(rboard, tmp_path):
     assert len(demo) == 1
     r = bgboard("verify", out / demo[0])
     assert r.returncode == 0 and "bot:6 vs bot:6" in r.stdout, r.stdout + r.stderr
+    # exported for GNU Backgammon, which imports it without a warning, with the same score
+    r = bgboard("export", out / demo[0], "--format", "mat", "-o", tmp_path / "demo.mat")
+    assert r.returncode == 0, r.stderr
+    from bgboard.games import load
+    score = load(out / demo[0]).replay.match.score
+    # (single games without cube: a gammon counts 2, as in money play without the Jacoby rule,
+    # which a .mat cannot say)
+    got = gnubg("set jacoby off\nimport mat %s\nshow score\n" % (tmp_path / "demo.mat"),
+                tmp_path)
+    assert "WARNING" not in got.upper().replace("WARRANTY", ""), got[-3000:]
+    assert final_score(got) == score
     # watch --once: the menu's frame, drawn once
     r = bgboard("watch", "--port", rboard.link, "--once", timeout=30)
     assert r.returncode == 0 and r.stdout.count("\u25cf") > 30, r.stderr

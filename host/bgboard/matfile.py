@@ -215,7 +215,8 @@ def _move_steps(before, play, text):
 
 def write(r, date=None):
     """The replayed match `r` (a Replay) as gnubg's .mat text."""
-    names = [n.replace(" ", "_") for n in r.players]
+    # gnubg reads "name : score"; a colon in a name (bot:6) crashes its .mat import
+    names = [n.replace(" ", "_").replace(":", "") for n in r.players]
     out = []
     if date:
         out.append('; [EventDate "%s"]\n' % date)
