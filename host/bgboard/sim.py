@@ -211,7 +211,7 @@ def run(flash=None, profile="reference", heap="192k", fresh=False, stdin=None, s
         last_try = 0
         pending = b""
         dirty = True
-        asked = False
+        asked = again = False
         while True:
             now = time.monotonic()
             if not hello and now - last_try > 0.5:
@@ -231,9 +231,12 @@ def run(flash=None, profile="reference", heap="192k", fresh=False, stdin=None, s
                         parts = line.split(" ", 2)
                         if len(parts) == 3:
                             screen.set_frame(int(parts[1]), parts[2])
-                    elif line.startswith("!EV ") and not asked:
-                        board.send("STATE")     # keep the status line current
-                        asked = True
+                    elif line.startswith("!EV "):
+                        if asked:
+                            again = True        # the answer on its way may predate this
+                        else:
+                            board.send("STATE")     # keep the status line current
+                            asked = True
                     elif line.startswith("!TEXT "):
                         screen.text = line[6:].split("|")
                     elif line.startswith("NO KEY "):
@@ -241,7 +244,10 @@ def run(flash=None, profile="reference", heap="192k", fresh=False, stdin=None, s
                     elif line.startswith("OK KEY "):
                         screen.note = ""
                     elif line.startswith("STATE "):
-                        asked = False
+                        asked = again
+                        if again:
+                            board.send("STATE")
+                            again = False
                         st = dict(w.split("=", 1) for w in line.split()[1:] if "=" in w)
                         screen.status = "position %s  match %s  record %s" % (
                             st.get("pos", "-"), st.get("match", "-"), st.get("record", "-"))
