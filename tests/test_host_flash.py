@@ -54,6 +54,9 @@ def test_flash_a_blank_board_then_only_what_changed(tmp_path):
     img = tmp_path / "blank.img"
     vb = VBoard(tmp_path, img)
     try:
+        r = subprocess.run([BGBOARD, "devices", "--port", str(vb.link)], capture_output=True,
+                           text=True, timeout=60)
+        assert "runs MicroPython but not the bgboard firmware (flash it" in r.stdout, r.stdout
         r = flash(vb.link)
         assert r.returncode == 0, r.stderr
         assert "into slot a: %d file(s) to send" % FW_FILES in r.stderr

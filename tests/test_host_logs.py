@@ -77,6 +77,12 @@ def board_id(link):
 
 def test_devices_lists_the_virtual_board_with_its_id_and_version(rboard):
     ident = board_id(rboard.link)
+    # mpremote stops the firmware and leaves the board at MicroPython's prompt: bgboard
+    # restarts it (a soft reset) to ask HELLO
+    from conftest import tool_path
+    r = subprocess.run([tool_path("mpremote"), "connect", str(rboard.link), "exec", "print(6*7)"],
+                       capture_output=True, text=True, timeout=30)
+    assert r.stdout.strip() == "42", r.stderr
     r = bgboard("devices")
     assert r.returncode == 0, r.stderr
     line = next(ln for ln in r.stdout.splitlines() if ln.startswith(str(rboard.link)))

@@ -114,11 +114,20 @@ class Board:
 
     # -- session
     def hello(self, timeout=15.0):
-        """HELLO until the board answers (it may be booting); returns HELLO's fields. Raises
-        LinkError when something answers that is not bgboard firmware."""
+        """HELLO until the board answers (it may be booting, or stopped at MicroPython's prompt:
+        then it is soft-reset once); returns HELLO's fields. Raises LinkError when something
+        answers that is not bgboard firmware."""
         deadline = time.monotonic() + timeout
         seen = b""
+        restarted = False
         while time.monotonic() < deadline:
+            if not restarted and b">>> " in seen:
+                # MicroPython's prompt: the firmware was stopped (mpremote, Ctrl-C). Ctrl-D at
+                # an empty prompt is a soft reset, which runs main.py again
+                self.ser.write(b"\x04")
+                restarted = True
+                seen = b""
+                time.sleep(0.3)
             try:
                 self.ser.write(b"\nHELLO\n")
             except Exception as e:
@@ -138,7 +147,7 @@ class Board:
                     self.hello_line = text
                     self.info = parse_fields(text.split()[2:])
                     return self.info
-        if b">>>" in seen or b"MicroPython" in seen or b"Traceback" in seen:
+        if restarted or b">>>" in seen or b"MicroPython" in seen or b"Traceback" in seen:
             raise LinkError("the board on %s runs MicroPython but not the bgboard firmware "
                             "(flash it: bgboard flash --port %s)" % (self.port, self.port))
         raise LinkError("no answer to HELLO on %s within %d s (is it a bgboard?)"
