@@ -86,6 +86,7 @@ for _s in %(slots)r:
     _r['slots'][_s] = _o
 _r['active'] = (_read('/fw/active') or '').strip()
 _r['main'] = _h('/main.py')[1] if _exists('/main.py') else None
+_r['loader'] = '/fw/active' in (_read('/main.py') or '')
 _r['profile'] = _read('/profile.json')
 _r['flat_lib'] = _exists('/lib')
 _d = {}
@@ -244,6 +245,14 @@ def profile_bytes(name, target, current):
     return (json.dumps(data, indent=1) + "\n").encode()
 
 
+def booting_slot(survey):
+    """The slot firmware/loader.py runs on this board (the same choice), or ""."""
+    for slot in (survey["active"], "a", "b"):
+        if slot in ("a", "b") and "version.json" in survey["slots"].get(slot, {}):
+            return slot
+    return ""
+
+
 def sha(data):
     return hashlib.sha256(data).hexdigest()
 
@@ -365,8 +374,7 @@ class Flasher:
         loader = loader.read_bytes()
         fw = firmware_version(self.fw_dir)
         manifest = {k: sha(v) for k, v in files.items()}
-        active = s["active"] if s["active"] in ("a", "b") and "version.json" in \
-            s["slots"].get(s["active"], {}) else ""
+        active = booting_slot(s) if s["loader"] else ""     # the slot that runs now, if any
         running = s["slots"].get(active, {}) if active else {}
         same = active and all(running.get(k, [0, ""])[1] == h for k, h in manifest.items()) \
             and set(running) - {"version.json"} == set(manifest) and s["main"] == sha(loader)
