@@ -11,9 +11,7 @@ import shutil
 import signal
 import subprocess
 import time
-from pathlib import Path
 
-import pytest
 
 from conftest import ROOT, micropython_path
 from test_vboard import BGBOARD, VBoard, golden_image  # noqa: F401 (a fixture)

@@ -3,14 +3,12 @@ pyserial, mpremote): `bgboard devices`, `logs list|pull` (verified, archived per
 after a power cut and after the puller itself is killed, --delete, --out), `games`, `watch`,
 a busy port and no board, and the transfer rate against mpremote (printed: run with -s)."""
 
-import hashlib
 import os
 import random
 import shutil
 import signal
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 import serial

@@ -5,7 +5,6 @@ records written by bot-against-bot play. Prints both rates and their ratio (a fi
 test)."""
 
 import hashlib
-import os
 import shutil
 import subprocess
 import sys

@@ -5,7 +5,6 @@ by a disconnect goes on where it stopped (within the same run after a reconnect,
 run). `--delete` removes a record from the board only after the local file, read back from disk,
 matches the board's sha256."""
 
-import hashlib
 import os
 import sys
 import time
@@ -198,7 +197,3 @@ def run_pull(port=None, out=None, delete=False):
     for name, dest, _ in p.pulled:
         print("  %s -> %s" % (name, dest))
     return 0
-
-
-def sha256_bytes(data):
-    return hashlib.sha256(data).hexdigest()
