@@ -45,7 +45,10 @@ def records_image(tmp_path_factory, golden_image, records):  # noqa: F811
 
 
 @pytest.fixture
-def rboard(tmp_path, records_image):
+def rboard(tmp_path, records_image, monkeypatch):
+    # this test's own list of running virtual boards: `bgboard devices` asks only this one
+    # (not boards other programs on this machine are talking to)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
     img = tmp_path / "flash.img"
     shutil.copy(records_image, img)
     vb = VBoard(tmp_path, img)
@@ -83,6 +86,7 @@ def test_devices_lists_the_virtual_board_with_its_id_and_version(rboard):
     assert r.stdout.strip() == "42", r.stderr
     r = bgboard("devices")
     assert r.returncode == 0, r.stderr
+    assert len(r.stdout.splitlines()) == 2               # the heading and this board
     line = next(ln for ln in r.stdout.splitlines() if ln.startswith(str(rboard.link)))
     assert line.split()[1:4] == ["0.1.0", ident, "reference"]
     # one port asked directly; and a port with nothing behind it

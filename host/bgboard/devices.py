@@ -14,6 +14,11 @@ RASPBERRY_PI_VID = 0x2E8A
 
 
 def _registry():
+    """Where running virtual boards are listed: the user's runtime directory (XDG_RUNTIME_DIR)
+    when there is one, else a per-user folder in the temporary directory."""
+    run = os.environ.get("XDG_RUNTIME_DIR")
+    if run:
+        return Path(run) / "bgboard" / "vboards"
     return Path(tempfile.gettempdir()) / ("bgboard-%d" % os.getuid()) / "vboards"
 
 
