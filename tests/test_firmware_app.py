@@ -166,3 +166,29 @@ def test_the_bot_answers_a_double(tmp_path, mpy_lib):
     assert re.search(r"^DOUBLE 0 2\|", text, re.M)
     assert re.search(r"^(TAKE|DROP) 1\|", text, re.M)
     replay(text, history=False)
+
+
+def test_destinations_single_die_and_combined():
+    """What a press on a point shows: its destinations with either die and with both."""
+    sys.path.insert(0, str(ROOT / "firmware" / "lib"))
+    from bgapp import moves
+    from bgcore import Position
+    pos = Position.initial()
+    plays = pos.plays(3, 1)
+    opts, complete = moves.options(bytearray(pos.raw), plays, [])
+    assert sorted(opts) == [6, 8, 13, 24] and complete is None
+    assert sorted(opts[8]) == [4, 5, 7]                       # 3, 1 and 3+1
+    assert sorted(opts[24]) == [20, 21, 23]
+    assert opts[13][9] in (((13, 10), (10, 9)), ((13, 12), (12, 9)))
+    raw = bytearray(pos.raw)
+    moves.step(raw, 8, 5)
+    opts, complete = moves.options(raw, plays, [(8, 5)])
+    assert complete is None and all(set(d) <= {4, 5, 7, 12, 23} for d in opts.values())
+    assert 5 in opts[6] and 7 in opts[8]                     # only the 1 is left
+    moves.step(raw, 6, 5)
+    opts, complete = moves.options(raw, plays, [(8, 5), (6, 5)])
+    assert opts == {} and str(complete) == "8/5 6/5"
+    # on the bar: nothing but the entering checker may move; a blocked point is no destination
+    barred = Position.from_board([[0, 0, 0, 0, 2, 2] + [0] * 19, [0] * 12 + [3] + [0] * 11 + [1]])
+    opts, _ = moves.options(bytearray(barred.raw), barred.plays(6, 3), [])
+    assert list(opts) == [25] and sorted(opts[25]) == [16, 22]    # the 6 enters only after

@@ -16,7 +16,7 @@ from bgcore.record import Replay, RecordError
 from bgapp.journal import Journal
 from bgapp.link import Link
 from bgapp.input import Input
-from bgapp import render
+from bgapp import moves, render
 
 THINK_MS = const(500)     # the bot's pause before acting
 HOP_MS = const(450)       # between the checker steps of an animated play
@@ -322,18 +322,18 @@ class App:
         m = self.m
         p = m.turn
         before = m.pos.raw
-        moves = play.moves if play else ()
+        hops = play.moves if play else ()
         # the plays' buffers go before the record's check of the play builds its own
         play = None
         self.plays = None
         self.complete = None
         self.opts = {}
         gc.collect()
-        self.ev("MOVE %d %s" % (p, " ".join("%d/%d" % s for s in moves)))
+        self.ev("MOVE %d %s" % (p, " ".join("%d/%d" % s for s in hops)))
         self.opening = None
-        self.last = (p, moves)
-        if animate and moves and not self.fast:
-            self.anim = [bytearray(before), p, list(moves)]
+        self.last = (p, hops)
+        if animate and hops and not self.fast:
+            self.anim = [bytearray(before), p, list(hops)]
             self.later(HOP_MS, self._hop)
         if m.phase in (GAME_OVER, MATCH_OVER):
             self._game_over()
@@ -342,7 +342,7 @@ class App:
     def _hop(self):
         raw, p, steps = self.anim
         s, t = steps.pop(0)
-        _step(raw, s, t)
+        moves.step(raw, s, t)
         if steps:
             self.later(HOP_MS, self._hop)
         else:
@@ -408,46 +408,12 @@ class App:
         self._options()
 
     def _options(self):
-        # the sources and destinations the legal plays allow after the steps made so far
-        raw = self._board()
-        done = self.rep.steps
-        opts = {}
-        self.complete = None
-        for play in self.plays:
-            rest = _minus(play.moves, done)
-            if rest is None:
-                continue
-            if not rest:
-                self.complete = play
-                continue
-            for i in range(len(rest)):
-                s, t = rest[i]
-                if not _can(raw, s, t):
-                    continue
-                d = opts.get(s)
-                if d is None:
-                    d = opts[s] = {}
-                if t not in d:
-                    d[t] = ((s, t),)
-                # the same checker going on with the other dice (combined destinations)
-                path = [(s, t)]
-                left = rest[:i] + rest[i + 1:]
-                at = t
-                while at:
-                    j = _find(left, at)
-                    if j < 0 or not _open(raw, left[j][1]):
-                        break
-                    path.append(left[j])
-                    at = left[j][1]
-                    left = left[:j] + left[j + 1:]
-                    if at not in d:
-                        d[at] = tuple(path)
-        self.opts = opts
+        self.opts, self.complete = moves.options(self._board(), self.plays, self.rep.steps)
 
     def _board(self):
         raw = bytearray(self.m.pos.raw)
         for s, t in self.rep.steps:
-            _step(raw, s, t)
+            moves.step(raw, s, t)
         return raw
 
     # ---- keys --------------------------------------------------------------------------------
@@ -590,12 +556,12 @@ class App:
                 return "the play is not complete"
             self._play(self.complete, animate=False)
             return None
-        pt = _point(key, p)
+        pt = moves.point(key, p)
         if pt < 0:
             return "not a point"
         if self.sel < 0 or (pt != self.sel and pt in self.opts and pt not in self.opts[self.sel]):
             if pt not in self.opts:
-                return "no checker to move from %s" % _where(key)
+                return "no checker to move from %s" % moves.where(key)
             self.sel = pt
             return None
         if pt == self.sel:
@@ -603,7 +569,7 @@ class App:
             return None
         steps = self.opts[self.sel].get(pt)
         if steps is None:
-            return "cannot move from %s to %s" % (_where_pt(self.sel, p), _where(key))
+            return "cannot move from %s to %s" % (moves.where_pt(self.sel, p), moves.where(key))
         for s, t in steps:
             self.ev("STEP %d %d %d" % (p, s, t))
         self._after_change()
@@ -717,75 +683,3 @@ def _level(name):
     if name.startswith("bot:") and name[4:].isdigit():
         return int(name[4:])
     return None
-
-
-def _point(key, p):
-    """A key as a point in player p's numbering (25 bar, 0 off), -1 if not a point."""
-    if key == "BAR":
-        return 25
-    if key == "OFF":
-        return 0
-    if key[0] == "P" and key[1:].isdigit():
-        q = int(key[1:])
-        if 1 <= q <= 24:
-            return q if p == 0 else 25 - q
-    return -1
-
-
-def _where(key):
-    return {"BAR": "the bar", "OFF": "off"}.get(key, "point " + key[1:])
-
-
-def _where_pt(pt, p):
-    if pt == 25:
-        return "the bar"
-    if pt == 0:
-        return "off"
-    return "point %d" % (pt if p == 0 else 25 - pt)
-
-
-def _minus(moves, done):
-    # the steps of `moves` left after taking out those in `done` (None if one is missing)
-    rest = list(moves)
-    for st in done:
-        for i in range(len(rest)):
-            if rest[i] == st:
-                rest.pop(i)
-                break
-        else:
-            return None
-    return rest
-
-
-def _find(steps, frm):
-    for i in range(len(steps)):
-        if steps[i][0] == frm:
-            return i
-    return -1
-
-
-def _open(raw, t):
-    return t == 0 or raw[51 - t] < 2
-
-
-def _can(raw, s, t):
-    # may the mover step a checker from s to t now (source, bar first, landing, bearing off)?
-    if raw[s] == 0:
-        return False
-    if raw[25] and s != 25:
-        return False
-    if t == 0:
-        for q in range(7, 26):
-            if raw[q]:
-                return False
-        return True
-    return raw[51 - t] < 2
-
-
-def _step(raw, s, t):
-    # one checker of the mover from s to t on a position's bytes, hitting a blot
-    raw[s] -= 1
-    raw[t] += 1
-    if t and raw[51 - t] == 1:
-        raw[51 - t] = 0
-        raw[51] += 1
