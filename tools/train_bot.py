@@ -4,12 +4,17 @@
 # Supervised on GNU Backgammon's 0-ply evaluations (gnubg-nn 1.1.0a11): positions come from games
 # played by gnubg 0-ply (with some exploration) and pubeval; for each roll, several of the plays
 # gnubg scored (its best ones and a few others) become examples, labelled with gnubg's five
-# probabilities and cubeless equity for the side that moved. A numpy network with one hidden layer
-# (clipped ReLU) learns them; it is then rounded to integers exactly as bgcore.net evaluates it.
-# Everything is seeded: the same command writes the same file.
+# probabilities and cubeless equity for the side that moved. A numpy network (two clipped-ReLU
+# layers over bgcore.net's one-hot rows, Adam) learns them; it is then rounded to integers
+# exactly as bgcore.net evaluates it.
+# Everything is seeded (the games, the examples kept, the starting weights, the batches); a
+# multi-threaded BLAS may still round sums differently from run to run.
 #
-#   .venv/bin/python tools/train_bot.py                 # the committed weights
+#   .venv/bin/python tools/train_bot.py                 # the committed weights (about 10 min on
+#                                                       # this 2-core machine, half of it games)
 #   .venv/bin/python tools/train_bot.py --games 2000 --epochs 2 --out /tmp/botnet.py   # a quick try
+# Examples are cached in .cache/ (the games take longest), so a second run with other network
+# sizes starts training at once.
 
 import argparse
 import os
@@ -252,13 +257,13 @@ def export(model, path, note):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", type=int, default=24000)
+    ap.add_argument("--games", type=int, default=30000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--hidden", type=int, default=48)
+    ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--hidden2", type=int, default=16, help="second hidden layer (0: none)")
     ap.add_argument("--levels", type=int, default=6, help="count levels per point")
     ap.add_argument("--shots", type=int, default=1, help="1: inputs for the rolls that hit a blot")
-    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--epochs", type=int, default=16)
     ap.add_argument("--lr", type=float, default=0.003)
     ap.add_argument("--cache", default=os.path.join(HERE, "..", ".cache"))
     ap.add_argument("--out", default=os.path.join(HERE, "..", "firmware", "lib", "bgcore", "botnet.py"))
