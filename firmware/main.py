@@ -18,4 +18,11 @@ gc.collect()
 
 from bgapp.app import App
 
-App(hal).run()
+try:
+    App(hal).run()
+finally:
+    # Ctrl-C (or a crash) leaves the REPL: stop the watchdog and the piezo so that the REPL and
+    # mpremote are not reset under the user's hands (the virtual board has nothing to stop)
+    close = getattr(hal, "close", None)
+    if close:
+        close()
