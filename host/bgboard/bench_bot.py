@@ -199,7 +199,9 @@ def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1
                                               "; a whole game runs in a %d KB heap" % heap
                                               if heap else ""))
     from bgcore import botnet
-    size = sum(len(getattr(botnet, k)) for k in ("W1", "B1", "W2", "B2", "SIGMOID"))
-    print("weights: %d bytes (%d hidden units, %d count levels)" % (size, botnet.HIDDEN,
-                                                                     botnet.LEVELS))
+    size = sum(len(getattr(botnet, k)) for k in ("W1", "B1", "W2", "B2", "WO", "BO", "SIGMOID")
+               if hasattr(botnet, k))
+    print("weights: %d bytes (%d+%d hidden units, %d count levels, shot inputs %s)"
+          % (size, botnet.HIDDEN, botnet.HIDDEN2, botnet.LEVELS,
+             "on" if getattr(botnet, "SHOTS", 0) else "off"))
     print("(%.0f s)" % (time.time() - t0))
