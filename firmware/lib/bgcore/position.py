@@ -142,7 +142,7 @@ class Plays:
         return False
 
     def __eq__(self, other):
-        if len(self) != len(other):
+        if not isinstance(other, (list, tuple, Plays)) or len(self) != len(other):
             return False
         for i in range(len(self)):
             if self[i] != other[i]:
