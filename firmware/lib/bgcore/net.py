@@ -103,8 +103,9 @@ def row(side, place, n):
     return (side * 24 + place - 1) * L + (n if n < L else L) - 1
 
 
-def rows(raw):
-    """Active input rows of a 52-byte position (first half = the side that just moved)."""
+def rows(raw, with_shots=True):
+    """Active input rows of a 52-byte position (first half = the side that just moved); without
+    the shot row when `with_shots` is false."""
     out = []
     for side in (0, 1):
         base = side * 26
@@ -112,7 +113,7 @@ def rows(raw):
             n = raw[base + place]
             if n:
                 out.append(row(side, place, n))
-    if SHOTS:
+    if SHOTS and with_shots:
         r = shot_row(shots(*masks(raw)))
         if r is not None:
             out.append(r)
@@ -169,16 +170,8 @@ class Net:
         the shot row when `shot_rows` is false (a parent whose plays add their own)."""
         for j in range(self.h + 1):
             acc[j] = 0
-        for side in (0, 1):
-            base = side * 26
-            for place in range(26):
-                n = raw[base + place]
-                if n:
-                    self.add(acc, row(side, place, n))
-        if SHOTS and shot_rows:
-            r = shot_row(shots(*masks(raw)))
-            if r is not None:
-                self.add(acc, r)
+        for r in rows(raw, shot_rows):
+            self.add(acc, r)
 
     def _top(self, acc):
         # the last hidden layer's activations, 0..S1 (S1 = 1.0)
