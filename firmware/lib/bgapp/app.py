@@ -43,7 +43,6 @@ from bgapp.journal import Journal
 from bgapp.link import Link
 from bgapp.input import Input
 from bgapp import game, render
-from bgapp.game import View
 from bgapp.view_roll import RollView
 from bgapp.view_move import MoveView
 from bgapp.view_cube import CubeView
@@ -80,8 +79,8 @@ class App:
         self.anim = AnimView(self)
         self.over = OverView(self)
         self.demo = None          # the DEMO view while a demo runs
-        self.view = None          # type: View  # the active view
-        self.play = self.over     # type: View  # the game's view (unless menu or pips is active)
+        self.view = None          # type: game.View  # the active view
+        self.play = self.over     # type: game.View  # the game's view (unless menu or pips is active)
         self.pending = None       # the timer: (function, due ticks)
         self.message = ""
         self.flash = 0            # ticks until which a refusal is shown
@@ -135,9 +134,9 @@ class App:
 
     def new_match(self, demo=False):
         self.end_session()
-        self.game = game.new(self, demo)
         self.play = self.over
-        self.go(self.over)
+        self.go(self.over)            # the menu's code leaves the heap before the game comes
+        self.game = game.new(self, demo)
         self.game.ev("GAME 1")
         self.changed()
 
@@ -187,6 +186,7 @@ class App:
         self.dirty = True
         if old is not None and old.transient and old.module != view.module:
             unload(old.module)
+            gc.collect()
 
     def to_menu(self):
         self.go(load("view_menu", "MenuView")(self))
