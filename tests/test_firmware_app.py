@@ -4,8 +4,13 @@ a 192k heap, records that replay on the laptop to the same state, refused keys t
 nothing, settings and resume from flash."""
 
 import json
+import os
 import re
+import shutil
+import subprocess
+import tempfile
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -65,12 +70,12 @@ def test_smallest_heap_for_a_level_6_game(tmp_path, mpy_lib):
 
 
 def test_refused_keys_change_nothing_and_settings_persist(tmp_path, mpy_lib):
-    r = drive(tmp_path, "KEY P3", "KEY P10", "KEY P12", "KEY P12", "KEY P16", "KEY P21",
+    r = drive(tmp_path, "KEY P3", "KEY P10", "KEY P12", "KEY P12", "KEY P16", "KEY P22",
               "KEY OK", "KEY OK", "TICK 3", "STATE", "KEY P1", "KEY P2", "KEY HINT", "STATE",
               lib=mpy_lib)
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert "KEY P21 not a menu choice" in out
+    assert "KEY P22 not a menu choice" in out
     settings = json.loads((tmp_path / "settings.json").read_text())
     assert (settings["opponent"], settings["mode"], settings["length"], settings["confirm"]) \
         == (3, "match", 7, 1)
@@ -175,20 +180,195 @@ def test_destinations_single_die_and_combined():
     from bgcore import Position
     pos = Position.initial()
     plays = pos.plays(3, 1)
-    opts, complete = moves.options(bytearray(pos.raw), plays, [])
-    assert sorted(opts) == [6, 8, 13, 24] and complete is None
+    opts, complete, index = moves.options(bytearray(pos.raw), plays, [])
+    assert sorted(opts) == [6, 8, 13, 24] and complete is None and index == -1
     assert sorted(opts[8]) == [4, 5, 7]                       # 3, 1 and 3+1
     assert sorted(opts[24]) == [20, 21, 23]
     assert opts[13][9] in (((13, 10), (10, 9)), ((13, 12), (12, 9)))
     raw = bytearray(pos.raw)
     moves.step(raw, 8, 5)
-    opts, complete = moves.options(raw, plays, [(8, 5)])
+    opts, complete, index = moves.options(raw, plays, [(8, 5)])
     assert complete is None and all(set(d) <= {4, 5, 7, 12, 23} for d in opts.values())
     assert 5 in opts[6] and 7 in opts[8]                     # only the 1 is left
     moves.step(raw, 6, 5)
-    opts, complete = moves.options(raw, plays, [(8, 5), (6, 5)])
-    assert opts == {} and str(complete) == "8/5 6/5"
+    opts, complete, index = moves.options(raw, plays, [(8, 5), (6, 5)])
+    assert opts == {} and str(complete) == "8/5 6/5" and plays[index] == complete
     # on the bar: nothing but the entering checker may move; a blocked point is no destination
     barred = Position.from_board([[0, 0, 0, 0, 2, 2] + [0] * 19, [0] * 12 + [3] + [0] * 11 + [1]])
-    opts, _ = moves.options(bytearray(barred.raw), barred.plays(6, 3), [])
+    opts, _, _ = moves.options(bytearray(barred.raw), barred.plays(6, 3), [])
     assert list(opts) == [25] and sorted(opts[25]) == [16, 22]    # the 6 enters only after
+
+
+# ---- the tutor -------------------------------------------------------------------------------
+BGBOARD = str(Path(sys.executable).parent / "bgboard")
+
+
+def events(path):
+    return [ln.rsplit("|", 1)[0] for ln in path.read_text().splitlines()[1:]]
+
+
+def verified(path):
+    v = subprocess.run([BGBOARD, "verify", str(path)], capture_output=True, text=True, timeout=60)
+    assert v.returncode == 0, v.stdout + v.stderr
+    return v.stdout
+
+
+def test_tutor_catches_a_blunder_before_ok(tmp_path, mpy_lib):
+    """Tutor at 0.08: the worst play of a roll is keyed in; the board warns instead of waiting for
+    OK (STATE and the display say the loss); OK again keeps the play."""
+    r = drive(tmp_path, "KEY P21", "KEY P21", "KEY OK", "BLUNDER", "STATE", "SHOW", "KEY OK",
+              "STATE", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr + r.stdout
+    out = r.stdout
+    assert json.loads((tmp_path / "settings.json").read_text())["tutor"] == 80
+    loss = int(re.search(r"^BLUNDER (\d+) ", out, re.M).group(1))
+    assert loss > 80
+    warned, kept = [dict(w.split("=", 1) for w in ln.split()[1:])
+                    for ln in out.splitlines() if ln.startswith("STATE ")][:2]
+    assert warned["warning"] == "move:%d" % loss and warned["complete"] == "1"
+    assert warned["tutor"] == "80" and warned["phase"] == "move"
+    assert "TUTOR: the move loses %d.%03d" % (loss // 1000, loss % 1000) in out   # the display
+    assert "warning" not in kept and kept["turn"] == "1"        # OK again: the play is made
+    ev = events(tmp_path / warned["record"])
+    i = ev.index("TUTOR 0 move %d" % loss)
+    assert ev[i + 1] == "TUTOR 0 keep" and ev[i + 2].startswith("MOVE 0 ")
+    assert ev[1] == "TUTOR 0 on 80"
+    verified(tmp_path / warned["record"])
+
+
+def test_tutor_hint_undo_then_a_good_play_is_not_delayed(tmp_path, mpy_lib):
+    r = drive(tmp_path, "KEY P21", "KEY P21", "KEY OK", "BLUNDER", "KEY HINT", "STATE",
+              "KEY P5", "KEY UNDO", "STATE", "BEST", "STATE", "KEY OK", "STATE", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr + r.stdout
+    out = r.stdout
+    loss = int(re.search(r"^BLUNDER (\d+) ", out, re.M).group(1))
+    states = [dict(w.split("=", 1) for w in ln.split()[1:])
+              for ln in out.splitlines() if ln.startswith("STATE ")]
+    hinted, undone, best, confirmed = states[:4]
+    assert hinted["warning"] == "move:%d" % loss          # HINT shows, the warning stays
+    assert re.search(r"^KEY P5 tutor: the move loses \d\.\d{3}: OK keeps it", out, re.M)
+    assert "warning" not in undone and undone["steps"] == "-"
+    assert "warning" not in best and best["complete"] == "1"   # no warning: OK confirms
+    assert confirmed["turn"] != best["turn"] or confirmed["phase"] != "move"
+    ev = events(tmp_path / best["record"])
+    i = ev.index("TUTOR 0 move %d" % loss)
+    assert ev[i + 1:i + 3] == ["TUTOR 0 hint", "TUTOR 0 undo"]
+    assert all(e == "UNDO 0" for e in ev[i + 3:i + 7] if not e.startswith("STEP"))
+    rep, info, torn = replay((tmp_path / best["record"]).read_text(), history=False)
+    assert rep.tutored and rep.warning is None
+    verified(tmp_path / best["record"])
+
+
+def test_tutor_cube_errors_and_a_power_cut_during_a_warning(tmp_path, mpy_lib):
+    """Two people, money, tutor 0.04: an early double is a clear error (warned: HINT says roll,
+    OK doubles anyway); dropping it is one too (warned, UNDO: then OK takes without a warning).
+    A power cut while a warning is open resumes it."""
+    r = drive(tmp_path, "KEY P7", "KEY P9", "KEY P21", "KEY P21", "KEY P21", "KEY OK", "TURN",
+              "KEY DOUBLE", "STATE", "KEY HINT", "KEY OK", "STATE", "KEY UNDO", "STATE",
+              lib=mpy_lib)
+    assert r.returncode == 0, r.stderr + r.stdout
+    out = r.stdout
+    states = [dict(w.split("=", 1) for w in ln.split()[1:])
+              for ln in out.splitlines() if ln.startswith("STATE ")]
+    dbl, doubled, drop = states[:3]
+    p = int(dbl["turn"])
+    assert dbl["phase"] == "turn" and dbl["warning"].startswith("double:")
+    assert "KEY HINT None" in out
+    assert doubled["phase"] == "doubled" and "warning" not in doubled
+    assert drop["phase"] == "doubled" and drop["warning"].startswith("drop:")
+    # power cut: the board comes back with the warning open; UNDO, then OK takes
+    r2 = drive(tmp_path, "STATE", "KEY UNDO", "KEY OK", "STATE", lib=mpy_lib, seed=7)
+    assert r2.returncode == 0, r2.stderr + r2.stdout
+    back, took = [dict(w.split("=", 1) for w in ln.split()[1:])
+                  for ln in r2.stdout.splitlines() if ln.startswith("STATE ")][:2]
+    assert back["warning"] == drop["warning"] and back["pos"] == drop["pos"]
+    assert took["phase"] == "turn" and took["cube"] == "2" and "warning" not in took
+    ev = events(tmp_path / took["record"])
+    i = ev.index("TUTOR %d %s" % (p, dbl["warning"].replace(":", " ")))
+    assert ev[i + 1:i + 4] == ["TUTOR %d hint" % p, "TUTOR %d keep" % p, "DOUBLE %d 2" % p]
+    assert ev[i + 4] == "TUTOR %d %s" % (1 - p, drop["warning"].replace(":", " "))
+    assert ev[i + 5:i + 7] == ["TUTOR %d undo" % (1 - p), "TAKE %d" % (1 - p)]
+    verified(tmp_path / took["record"])
+
+
+@pytest.mark.parametrize("think", [0, 40], ids=["at-once", "thinking"])
+def test_a_whole_game_with_the_tutor_on_under_192k(tmp_path, mpy_lib, think, request):
+    """Every play's completing step evaluated by the tutor (0.04: many warnings, each kept by
+    OK), the live heap within 192k; prints the completing step's time (a figure, not a test:
+    an RP2040 runs this code about 100 times slower than the unix port). At once: the steps
+    are keyed in right after the roll, so the tutor scores every play at the completing step;
+    thinking: the board's loop runs 40 times first (0.2 s and more on a board), scoring plays
+    in the background. The records go to a RAM disk when there is one, so that the figure is
+    the board's work and not this machine's disk."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(str(shm), os.W_OK):
+        tmp_path = Path(tempfile.mkdtemp(dir=str(shm)))
+        request.addfinalizer(lambda: shutil.rmtree(str(tmp_path), ignore_errors=True))
+    r = drive(tmp_path, "KEY P21", "KEY P21", "KEY P21", "KEY P9", "KEY OK", "THINK %d" % think,
+              "GAME", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr + r.stdout
+    assert [ln for ln in r.stdout.splitlines() if ln.startswith("GAME ")][0].endswith("refused 0")
+    peak = int(re.search(r"PEAK (\d+)", r.stdout).group(1))
+    n, med, worst = re.search(r"TUTORTIME (\d+) ([\d.]+) ([\d.]+)", r.stdout).groups()
+    st = state(r.stdout)
+    ev = events(tmp_path / st["record"])
+    warnings = [e for e in ev if re.match(r"TUTOR 0 (move|double|take|drop) \d+$", e)]
+    assert warnings and all(e.startswith("TUTOR 0 ") for e in ev if e.startswith("TUTOR"))
+    verified(tmp_path / st["record"])
+    print("tutor on, %s: %s plays, completing step median %s ms, worst %s ms on the unix port "
+          "(x100: %.2f s, %.2f s on an RP2040); %d warnings; live heap peak %d"
+          % ("keyed at once" if not think else "after %d loops" % think, n, med, worst,
+             float(med) / 10, float(worst) / 10, len(warnings), peak))
+
+
+def test_tutor_figures_match_the_bot():
+    """The tutor's play loss is Bot.loss's figure (from the plays already generated); cube
+    errors: an early double loses, a take of it does not, a drop does."""
+    sys.path.insert(0, str(ROOT / "firmware" / "lib"))
+    import random
+    from bgcore import Position
+    from bgcore.bot import Bot
+    from bgcore.match import Match, Rules
+    from bgcore import tutor
+    bot = Bot(6)
+    rng = random.Random(3)
+    pos = Position.initial()
+    for _ in range(12):
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        plays = pos.plays(d1, d2)
+        if len(plays) > 1:
+            i = rng.randrange(len(plays))
+            assert tutor.play_loss(bot, pos, plays, i) == bot.loss(pos, d1, d2, plays[i])
+        pos = pos.apply(plays[0] if plays else None)
+    m = Match(Rules("money", 0, 1, 0, 0))
+    m.new_game()
+    m.opening(3, 1)
+    m.move(m.turn, "8/5 6/5")
+    assert m.phase == "turn"
+    assert tutor.double_loss(bot, m) > 160
+    m.double(m.turn)
+    assert tutor.answer_loss(bot, m, True) == 0 and tutor.answer_loss(bot, m, False) > 160
+
+
+def test_tutor_lines_in_a_record_are_checked():
+    """A warning must be answered before anything else happens; an answer needs a warning."""
+    sys.path.insert(0, str(ROOT / "firmware" / "lib"))
+    from bgcore.match import Rules
+    from bgcore.record import Writer, RecordError
+
+    def record(*events):
+        w = Writer()
+        return w.header(Rules("money"), ("you", "bot:6")) + "".join(w.line(e) for e in events)
+
+    good = ("GAME 1", "TUTOR 0 on 80", "OPEN 3 1", "STEP 0 24 21", "STEP 0 21 20",
+            "TUTOR 0 move 300", "TUTOR 0 hint", "TUTOR 0 keep", "MOVE 0 24/21 21/20")
+    rep, info, torn = replay(record(*good), history=False)
+    assert rep.tutored and rep.warning is None and rep.match.turn == 1
+    for events, why in (
+            (good[:6] + ("MOVE 0 24/21 21/20",), "line 8: .*warning to player 0 is not answered"),
+            (good[:3] + ("TUTOR 0 keep",), "line 5: .*no tutor warning to player 0"),
+            (good[:3] + ("TUTOR 1 move 90",), "line 5: .*not possible now"),
+            (good[:3] + ("TUTOR 0 blunder 90",), "line 5: .*not 'blunder'")):
+        with pytest.raises(RecordError, match=why.split(": ", 1)[1]) as e:
+            replay(record(*events), history=False)
+        assert e.value.line == int(why.split()[1][:-1])

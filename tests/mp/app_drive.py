@@ -1,8 +1,12 @@
 # Run by MicroPython's unix port: the board's app with a HAL that keeps frames in memory, a data
 # directory on the host and keys fed by this script. argv: data dir, profile path, then a script:
 # "SEED n" (the dice seed), "KEY name", "TICK n" (run the loop n times), "GAME" (play player 0's
-# side to the end of the game), "LINE request" (a protocol line), "STATE", "NOTE". Prints the
-# final STATE and PEAK, the most heap in use after a collection at any step.
+# side to the end of the game), "LINE request" (a protocol line), "STATE", "NOTE", "TURN" (play
+# the person's best play, keyed in, until the next roll), "BLUNDER" (play best plays until a roll
+# whose worst play loses more than the tutor's threshold, then key that play in), "BEST" (key in
+# the best play of the roll), "SHOW" (draw, print the text display's lines), "THINK n" (GAME
+# runs the loop n times before keying each play in, as while a person thinks). Prints the final STATE and PEAK, the most heap in use after a
+# collection at any step, and TUTORTIME: how long the completing step of each play took (ms).
 import sys
 import gc
 import time
@@ -25,7 +29,7 @@ class Hal:
         return ()
 
     def text(self, lines):
-        pass
+        self.lines = lines
 
     def ticks_ms(self):
         return time.ticks_ms()
@@ -72,6 +76,45 @@ from bgapp.app import App
 app = App(hal)
 app.fast = True
 peak = 0
+think = 0
+done_ms = []      # the time each play's completing step took (the tutor's evaluation included)
+
+
+def key_play(play, p):
+    """Key in a play's steps (from, to per step); the completing step is timed."""
+    refused = 0
+    moves = play.moves
+    for i in range(len(moves)):
+        for q in moves[i]:
+            n = q if p == 0 else 25 - q
+            last = i == len(moves) - 1 and q == moves[i][1]
+            t0 = time.ticks_us()
+            why = app.press("BAR" if q == 25 else "OFF" if q == 0 else "P%d" % n)
+            if last:
+                done_ms.append(time.ticks_diff(time.ticks_us(), t0) / 1000)
+            if why:
+                print("REFUSED", why, play)
+                refused += 1
+    return refused
+
+
+def settle():
+    # run the loop until the board waits for a person
+    for i in range(10000):
+        app.tick()
+        g = app.game
+        if not (app.pending or app.anim.hops) and g.actor() is not None \
+                and g.who[g.actor()] is None:
+            return
+        if g.m.phase in ("game_over", "match_over"):
+            return
+
+
+def best_play():
+    m = app.game.m
+    return app.bot(6).hint(m.pos, m.dice[0], m.dice[1])
+
+
 for cmd in sys.argv[3:]:
     w = cmd.split()
     if w[0] == "TICK":
@@ -110,13 +153,9 @@ for cmd in sys.argv[3:]:
                 k += 7
                 play = plays[k % len(plays)]
                 plays = None
-                for a, b in play.moves:
-                    for q in (a, b):
-                        n = q if p == 0 else 25 - q
-                        why = app.press("BAR" if q == 25 else "OFF" if q == 0 else "P%d" % n)
-                        if why:
-                            print("REFUSED", why, play, m.pos.id(), m.dice)
-                            refused += 1
+                for i in range(think):
+                    app.tick()
+                refused += key_play(play, p)
                 why = app.press("OK")
                 if why:
                     print("REFUSED OK", why, play, m.pos.id(), m.dice, g.rep.steps)
@@ -125,10 +164,47 @@ for cmd in sys.argv[3:]:
             gc.collect()
             peak = max(peak, gc.mem_alloc())
         print("GAME", app.game.m.result, "refused", refused)
+    elif w[0] in ("TURN", "BLUNDER"):
+        from bgcore.net import S_OUT
+        while True:
+            settle()
+            g = app.game
+            m = g.m
+            if m.phase in ("opening", "turn"):
+                if w[0] == "TURN" and m.phase == "turn":
+                    break
+                app.press("OK")
+                continue
+            if m.phase != "move":
+                break
+            plays = app.move.plays
+            if w[0] == "BLUNDER" and len(plays) > 1:
+                eq = app.bot(6).equities(m.pos, plays)
+                worst = min(range(len(eq)), key=lambda i: eq[i])
+                loss = (max(eq) - eq[worst]) * 1000 // S_OUT
+                if loss > app.journal.settings["tutor"]:
+                    play = plays[worst].detached()
+                    plays = eq = None
+                    print("BLUNDER", loss, play)
+                    key_play(play, m.turn)
+                    break
+            plays = None
+            play = best_play()
+            if play:
+                key_play(play, m.turn)
+            app.press("OK")
+    elif w[0] == "BEST":
+        print("BEST", best_play())
+        key_play(best_play(), app.game.m.turn)
+    elif w[0] == "SHOW":
+        app.show()
+        print("TEXT", "|".join(hal.lines))
     elif w[0] == "STATE":
         print("STATE", app.state_text())
     elif w[0] == "NOTE":
         print("NOTE", app.note)
+    elif w[0] == "THINK":
+        think = int(w[1])
     elif w[0] == "SEED":
         pass
     elif w[0] == "KEY":
@@ -140,3 +216,6 @@ for cmd in sys.argv[3:]:
         hal.out = []
 print("STATE", app.state_text())
 print("PEAK", peak)
+if done_ms:
+    done_ms.sort()
+    print("TUTORTIME %d %.2f %.2f" % (len(done_ms), done_ms[len(done_ms) // 2], done_ms[-1]))

@@ -137,7 +137,7 @@ class App:
         self.play = self.over
         self.go(self.over)            # the menu's code leaves the heap before the game comes
         self.game = game.new(self, demo)
-        self.game.ev("GAME 1")
+        self.game.begin(1)
         self.changed()
 
     def end_session(self):
@@ -347,9 +347,12 @@ class App:
         if g:
             p = self.play
             out += " %s wait=%s%s" % (g.fields(), "board" if self.pending else p.waits, p.state())
-        out += " demo=%d settings=%s,%d,%d,%d" % (self.demo.left if self.demo else 0,
-                                                  s["mode"], s["length"], s["opponent"],
-                                                  self.bright)
+            w = g.rep.warning
+            if w:
+                out += " warning=%s:%d" % (w[1], w[2])
+        out += " demo=%d settings=%s,%d,%d,%d tutor=%d" % (
+            self.demo.left if self.demo else 0, s["mode"], s["length"], s["opponent"],
+            self.bright, s["tutor"])
         return out
 
 

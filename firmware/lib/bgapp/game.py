@@ -101,8 +101,24 @@ class Game:
 
     def next_game(self):
         self.last = None
-        self.ev("GAME %d" % (self.rep.match.game + 1))
+        self.begin(self.rep.match.game + 1)
         self.app.changed()
+
+    def begin(self, n):
+        """GAME n, and the tutor's TUTOR on lines when it is on."""
+        self.ev("GAME %d" % n)
+        self.tutor_on()
+
+    def tutor(self):
+        """The tutor's threshold in millipoints for the people playing, 0 when off."""
+        return 0 if self.demo else self.app.journal.settings["tutor"]
+
+    def tutor_on(self):
+        t = self.tutor()
+        if t and not self.rep.ended:
+            for p in (0, 1):
+                if self.who[p] is None:
+                    self.ev("TUTOR %d on %d" % (p, t))
 
     def end_session(self):
         # a money or single-game session ends when a new one starts: its record gets MATCHEND

@@ -17,6 +17,8 @@ DEFAULTS = {
     "confirm": 0,         # 1: a complete play is confirmed by itself (no OK needed)
     "forced": 1,          # 1: a forced play is made by itself
     "real": 0,            # 1: players roll real dice and key in the numbers
+    "tutor": 0,           # 0: off; else warn before a play or cube action that loses more
+                          # millipoints than this (160, 80 or 40)
     "bright": -1,         # -1: the profile's default
     "current": "",        # the record in progress
     "next": 1,            # number of the next record

@@ -6,15 +6,19 @@
 def options(raw, plays, done):
     """For a person's move: {source: {destination: steps}} that the legal `plays` allow from
     the position bytes `raw` after the steps `done` (single-die steps, then the same checker
-    going on: combined destinations), and the play the steps complete (or None)."""
+    going on: combined destinations), the play the steps complete (or None) and its index in
+    `plays` (-1)."""
     opts = {}
     complete = None
-    for play in plays:
+    index = -1
+    for k in range(len(plays)):
+        play = plays[k]
         rest = minus(play.moves, done)
         if rest is None:
             continue
         if not rest:
             complete = play
+            index = k
             continue
         for i in range(len(rest)):
             s, t = rest[i]
@@ -38,7 +42,7 @@ def options(raw, plays, done):
                 left = left[:j] + left[j + 1:]
                 if at not in d:
                     d[at] = tuple(path)
-    return opts, complete
+    return opts, complete, index
 
 
 def point(key, p):

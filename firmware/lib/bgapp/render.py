@@ -179,6 +179,9 @@ def status(app):
     if m.phase in ("game_over", "match_over") and m.result:
         w, pts, how = m.result
         return "%s wins %d (%s)" % (g.names[w], pts, how)
+    w = g.rep.warning
+    if w:
+        return "TUTOR: the %s loses %d.%03d" % (w[1], w[2] // 1000, w[2] % 1000)
     p = g.actor()
     who = g.names[p if p is not None else m.turn]
     st = "%s: %s" % (who, _PHASE.get(m.phase, m.phase))

@@ -1,5 +1,6 @@
 # A person answering a double: OK takes, UNDO drops (the game ends), DOUBLE beavers (when the
-# rules allow beavers and the cube has not been beavered).
+# rules allow beavers and the cube has not been beavered). With the tutor on, a take or drop the
+# cube model calls an error waits for OK (keep it), HINT or UNDO.
 
 from bgapp.game import View
 
@@ -10,11 +11,19 @@ class CubeView(View):
         g = app.game
         m = g.m
         p = g.actor()
+        w = g.rep.warning
+        if w:
+            from bgapp.tutor import answer
+            return answer(app, key, self._take if w[1] == "take" else self._drop)
+        if key in ("OK", "UNDO") and g.tutor():
+            from bgapp import tutor
+            if tutor.warn(app, p, "take" if key == "OK" else "drop",
+                          tutor.answer_loss(app, m, key == "OK")):
+                return None
         if key == "OK":
-            g.ev("TAKE %d" % p)
+            self._take()
         elif key == "UNDO":
-            g.ev("DROP %d" % p)
-            g.over()
+            self._drop()
         elif key == "DOUBLE" and m.rules.beavers and not m.beavered:
             g.ev("BEAVER %d %d" % (p, m.cube * 2))
         else:
@@ -22,3 +31,12 @@ class CubeView(View):
                                                       else "")
         app.changed()
         return None
+
+    def _take(self):
+        g = self.app.game
+        g.ev("TAKE %d" % g.actor())
+
+    def _drop(self):
+        g = self.app.game
+        g.ev("DROP %d" % g.actor())
+        g.over()

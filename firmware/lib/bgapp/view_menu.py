@@ -1,11 +1,12 @@
 # The menu: settings keys (bot level or two players, game type, match length, cube options,
-# auto-confirm, forced plays, real dice, brightness), OK for a new game, UNDO (or MENU) back to the
-# game, P24 the pips view. Settings are written at once and kept across power cuts.
+# auto-confirm, forced plays, real dice, brightness, the tutor), OK for a new game, UNDO (or MENU)
+# back to the game, P24 the pips view. Settings are written at once and kept across power cuts.
 
 from bgapp.game import View
 
 _MODES = ("nocube", "money", "match")
 _FLAGS = ("jacoby", "beavers", "auto", "confirm", "forced", "real")     # P13-P18
+_TUTOR = (0, 160, 80, 40)      # P21 steps through: off, then the warning threshold in millipoints
 
 
 class MenuView(View):
@@ -47,8 +48,13 @@ class MenuView(View):
             cap = app.profile["brightness"]["max"]
             app.bright = max(4, min(cap, app.bright + (-8 if n == 19 else 8)))
             s["bright"] = app.bright
+        elif n == 21:
+            t = _TUTOR.index(s["tutor"]) if s["tutor"] in _TUTOR else 0
+            s["tutor"] = _TUTOR[(t + 1) % len(_TUTOR)]
+            if s["tutor"] and app.game:
+                app.game.tutor_on()
         else:
-            return "not a menu choice (P1-P20, P24 pips, OK new game, MENU back)"
+            return "not a menu choice (P1-P21, P24 pips, OK new game, MENU back)"
         app.journal.save_settings()    # remembered at once, across power cuts
         return None
 
@@ -57,7 +63,7 @@ class MenuView(View):
         s = app.journal.settings
         col = r.col
         on = col["source"]
-        for n in range(1, 21):
+        for n in range(1, 22):
             r.light("p%d" % n, 1, on, 3)
         if s["opponent"]:
             r.light("p%d" % s["opponent"], s["opponent"], r.side[1])
@@ -71,6 +77,8 @@ class MenuView(View):
                 r.light("p%d" % (13 + i), 7, col["dest"])
         cap = app.profile["brightness"]["max"]
         r.light("bar0", (app.bright * 7 + cap - 1) // cap, col["dice"])
+        if s["tutor"] in _TUTOR:
+            r.light("p21", _TUTOR.index(s["tutor"]), col["dest"])
         r.light("p24", 1, col["last"])
 
     def lines(self):
@@ -88,4 +96,6 @@ class MenuView(View):
             kind = "single game"
         opts = " ".join(n for k, n in (("confirm", "auto-OK"), ("forced", "auto-forced"),
                                        ("real", "real-dice")) if s[k])
+        if s["tutor"]:
+            opts += " tutor %d.%02d" % (s["tutor"] // 1000, s["tutor"] % 1000 // 10)
         return ["MENU  OK: new game", who, kind, opts or "", app.message or app.note or ""]

@@ -1,7 +1,9 @@
 # A person moving checkers: a point picks up a checker (its destinations light up), a second
 # point puts it down (one die, or the same checker on with the next dice), UNDO takes back a step,
 # HINT shows the bot's best play, OK confirms a complete play. A roll with no legal play passes
-# by itself after a pause; a forced play is made by itself when the setting says so.
+# by itself after a pause; a forced play is made by itself when the setting says so. With the tutor
+# on, a play that loses too much is not confirmed at once: the moved checkers blink and the
+# warning waits for OK (keep it), HINT (the better play) or UNDO (take the steps back).
 
 import gc
 
@@ -20,8 +22,11 @@ class MoveView(View):
         self.plays = None         # the legal plays of the roll
         self.opts = {}            # source -> {destination: steps}
         self.complete = None      # the Play the steps so far make, when complete
+        self.index = -1           # its index in plays
         self.sel = -1             # selected source point (mover's numbering), -1 none
         self.hint = None          # the hint's steps, shown until the next change
+        self.blink = 0            # the tutor's warning: the moved checkers' blink phase
+        self.scorer = None        # the tutor: the plays' equities, worked out while one thinks
 
     def enter(self):
         self.sel = -1
@@ -31,17 +36,28 @@ class MoveView(View):
         if self.plays is None:
             gc.collect()
             self.plays = m.pos.plays(*m.dice)
-        self.opts, self.complete = moves.options(g.board(), self.plays, g.rep.steps)
+            if g.tutor() and len(self.plays) > 1:
+                from bgapp.tutor import scorer
+                self.scorer = scorer(self.app, m, self.plays)
+        self.opts, self.complete, self.index = moves.options(g.board(), self.plays, g.rep.steps)
 
     def leave(self):
         self.plays = None
+        self.scorer = None
         self.opts = {}
         self.complete = None
         self.hint = None
 
     def tick(self):
         app = self.app
-        if not self.plays:
+        if app.game.rep.warning:
+            ph = (app.hal.ticks_ms() // 300) & 1
+            if ph != self.blink:
+                self.blink = ph
+                app.dirty = True
+        elif self.scorer and not self.scorer.done():
+            self.scorer.step()
+        elif not self.plays:
             app.message = "no legal play"
             app.later(_PASS_MS, self._pass)
         elif self.complete and len(self.plays) == 1 and not app.game.rep.steps \
@@ -70,6 +86,22 @@ class MoveView(View):
         g = app.game
         m = g.m
         p = m.turn
+        w = g.rep.warning
+        if w:
+            if key == "OK":
+                g.ev("TUTOR %d keep" % p)
+                self._confirm(self.complete, False)
+                return None
+            if key == "UNDO":
+                g.ev("TUTOR %d undo" % p)
+                for _ in range(len(g.rep.steps)):
+                    g.ev("UNDO %d" % p)
+                app.changed()
+                return None
+            if key != "HINT":
+                from bgapp.tutor import refusal
+                return refusal(w)
+            g.ev("TUTOR %d hint" % p)
         if key == "HINT":
             d1, d2 = m.dice
             play = app.bot(6).hint(m.pos, d1, d2)
@@ -108,6 +140,10 @@ class MoveView(View):
         for s, t in steps:
             g.ev("STEP %d %d %d" % (p, s, t))
         app.changed()
+        if self.complete and self.scorer:
+            from bgapp.tutor import warn
+            if warn(app, p, "move", self.scorer.loss(self.index)):
+                return None
         if self.complete and app.journal.settings["confirm"]:
             self._confirm(self.complete, False)
         return None
@@ -132,6 +168,10 @@ class MoveView(View):
                 else:
                     n = r.free(render.element(mover, t), raw[t])
                 r.put(n, col["dest"])
+        if g.rep.warning and self.blink:
+            for s, t in g.rep.steps:        # the tutor's warning: the moved checkers blink
+                if t:
+                    r.put(r.top(render.element(mover, t), raw[t]), b"\0\0\0")
 
     def state(self):
         return " complete=1" if self.complete else ""

@@ -1,6 +1,7 @@
 # Rolling: the opening roll (OK, both sides' dice), a person's turn before the move (OK rolls,
 # DOUBLE doubles) and, with real dice on, the two dice keyed in as P1-P6 (for the opening: player
-# 0's die, then player 1's; also the computer's roll, which a person keys in for it).
+# 0's die, then player 1's; also the computer's roll, which a person keys in for it). With the
+# tutor on, a double the cube model calls an error waits for OK (double anyway), HINT or UNDO.
 
 from bgcore.match import OPENING
 from bgapp.game import View
@@ -29,10 +30,17 @@ class RollView(View):
         p = g.actor()
         if g.who[p] is not None:
             return self._dice(key, p)       # the computer's roll, keyed in
+        if g.rep.warning:
+            from bgapp.tutor import answer
+            return answer(app, key, self._double)
         if key == "DOUBLE":
             if not m.cube_available(p):
                 return "you cannot double now"
-            g.ev("DOUBLE %d %d" % (p, m.cube * 2))
+            if g.tutor():
+                from bgapp import tutor
+                if tutor.warn(app, p, "double", tutor.double_loss(app, m)):
+                    return None
+            self._double()
             app.changed()
             return None
         if real:
@@ -43,6 +51,11 @@ class RollView(View):
         g.ev("ROLL %d %d %d" % (p, d[0], d[1]))
         app.changed()
         return None
+
+    def _double(self):
+        g = self.app.game
+        m = g.m
+        g.ev("DOUBLE %d %d" % (m.turn, m.cube * 2))
 
     def open(self):
         d = self.app.roll_dice()

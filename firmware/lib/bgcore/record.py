@@ -13,12 +13,16 @@
 #   STEP 0 13 7 / UNDO 0  (checkers moved so far this turn, before the play is confirmed)
 #   END 0 2 gammon        (winner, points, single|gammon|backgammon|drop|resign)
 #   MATCHEND 0 5 3        (winner, final score)
+#   TUTOR 0 on 80         (the tutor is on for player 0, warning above 80 millipoints)
+#   TUTOR 0 move 213      (a warning before the action is made: move, double, take or drop, and
+#                          the millipoints it loses), answered TUTOR 0 keep|hint|undo (keep and
+#                          undo close it; until then only TUTOR lines may follow)
 #   SIG ...               (reserved: a signature over the chain so far, for the leaderboard)
 
 import hashlib
 import binascii
 
-from bgcore.match import Match, Rules, GAME_OVER, MATCH_OVER, MOVE as PHASE_MOVE
+from bgcore.match import Match, Rules, GAME_OVER, MATCH_OVER, TURN, DOUBLED, MOVE as PHASE_MOVE
 
 VERSION = 1
 
@@ -164,6 +168,8 @@ class Replay:
         self.scores_before = [] # the score before each game
         self.crawford_games = []  # per game: was it the Crawford game
         self.results = []       # per finished game: (winner, points, how)
+        self.tutored = False    # a TUTOR line was read (the tutor was on)
+        self.warning = None     # a tutor warning not yet answered: (player, action, millipoints)
 
     def _note(self, item):
         if self.keep:
@@ -190,6 +196,9 @@ class Replay:
         try:
             if self.ended:
                 raise ValueError("nothing may follow the end of the match")
+            if self.warning and kind != "TUTOR":
+                raise ValueError("the tutor's warning to player %d is not answered"
+                                 % self.warning[0])
             if kind == "GAME":
                 if len(words) != 2 or words[1] != str(m.game + 1):
                     raise ValueError("expected GAME %d" % (m.game + 1))
@@ -210,6 +219,9 @@ class Replay:
                     self.real_dice = True
                 return
             p = _player(words)
+            if kind == "TUTOR":
+                self._tutor(p, words)
+                return
             if kind == "ROLL":
                 d1, d2 = _ints(words[2:4], 2)
                 m.roll(p, d1, d2)
@@ -283,6 +295,38 @@ class Replay:
             raise
         except (ValueError, IndexError) as e:
             raise RecordError(str(e), line, m.game, self.move_no())
+
+
+    def _tutor(self, p, words):
+        # TUTOR p on T | TUTOR p move|double|take|drop L | TUTOR p keep|hint|undo
+        m = self.match
+        what = words[2] if len(words) > 2 else ""
+        self.tutored = True
+        if what in ("keep", "hint", "undo"):
+            if len(words) != 3:
+                raise ValueError("TUTOR %s takes no number" % what)
+            if not self.warning or self.warning[0] != p:
+                raise ValueError("no tutor warning to player %d to answer" % p)
+            if what != "hint":
+                self.warning = None
+            return
+        n = _ints(words[3:4], 1)[0]
+        if len(words) != 4:
+            raise ValueError("TUTOR %s takes one number" % what)
+        if what == "on":
+            return
+        if self.warning:
+            raise ValueError("a tutor warning is already open")
+        if what == "move" or what == "double":
+            ok = m.phase == (PHASE_MOVE if what == "move" else TURN) and p == m.turn
+        elif what in ("take", "drop"):
+            ok = m.phase == DOUBLED and p == 1 - m.offered_by
+        else:
+            raise ValueError("TUTOR takes on, move, double, take, drop, keep, hint or undo, "
+                             "not %r" % what)
+        if not ok:
+            raise ValueError("a tutor warning about a %s is not possible now" % what)
+        self.warning = (p, what, n)
 
 
 def _player(words):

@@ -1,0 +1,98 @@
+# The tutor's figures: how much a play or a cube action loses against the best one, by the bot's
+# network (bgcore.bot) and cube model (bgcore.cube), in millipoints. Money play: points of equity
+# for the cube in play. Match play: match winning chance, doubled so that it reads on the same
+# scale (a whole match swung = 2 points). The board warns when a person's action loses more than
+# its threshold (0.16, 0.08 or 0.04 points).
+
+from bgcore import cube as _cube
+from bgcore.net import S_OUT
+
+THRESHOLDS = (0, 160, 80, 40)     # the settings: off, then millipoints
+
+
+class Scorer:
+    """The network's equities of the legal plays of a roll, worked out a few plays at a time
+    (the board does it between key presses while the person thinks), then how much any one of
+    them loses: Bot.loss's figure, from the plays already generated for the person's move."""
+
+    def __init__(self, bot, pos, plays):
+        self.bot = bot
+        self.pos = pos
+        self.plays = plays
+        self.eq = []
+
+    def done(self):
+        return len(self.eq) == len(self.plays)
+
+    def step(self, n=8):
+        """Score the next `n` plays."""
+        a = len(self.eq)
+        b = min(a + n, len(self.plays))
+        if a < b:
+            self.eq.extend(self.bot.equities(self.pos, _Slice(self.plays, a, b)))
+
+    def loss(self, i):
+        """Millipoints plays[i] loses against the best play (the rest is scored first)."""
+        while not self.done():
+            self.step(64)
+        if len(self.eq) < 2:
+            return 0
+        return (max(self.eq) - self.eq[i]) * 1000 // S_OUT
+
+
+class _Slice:
+    # plays a..b-1 of a roll's plays, as the bot's scan reads them (length and records)
+    def __init__(self, plays, a, b):
+        self.plays = plays
+        self.a = a
+        self.n = b - a
+
+    def __len__(self):
+        return self.n
+
+    def _record(self, i):
+        return self.plays._record(self.a + i)
+
+
+def play_loss(bot, pos, plays, i):
+    """Millipoints plays[i] loses against the best of `plays` (all the legal plays of a roll)."""
+    return Scorer(bot, pos, plays).loss(i)
+
+
+def double_loss(bot, match):
+    """Millipoints the side on roll loses by doubling now (0 when doubling is right)."""
+    pr = bot.chances(match.pos)
+    if match.rules.mode == "match":
+        a, b = _cube._aways(match, match.turn)
+        c = match.cube
+        nd = _cube._match_value(pr, a, b, c, match.crawford_done)
+        dt = _cube._match_value(pr, a, b, 2 * c, match.crawford_done)
+        dp = _cube.mwc(a - c, b, match.crawford_done)
+        return _mwc_mp(nd - min(dt, dp))
+    centred = match.owner == -1
+    nd = _cube._money(pr, 0 if centred else 1, not (match.rules.jacoby and centred))
+    dt = 2 * _cube._money(pr, -1)
+    return _money_mp(nd - min(dt, _cube.F), match.cube)
+
+
+def answer_loss(bot, match, take):
+    """Millipoints the side offered the cube loses by taking (`take`) or dropping."""
+    pr = _cube._seen_by_taker(bot, match)
+    if match.rules.mode == "match":
+        a, b = _cube._aways(match, 1 - match.offered_by)
+        c = match.cube
+        t = _cube._match_value(pr, a, b, 2 * c, match.crawford_done)
+        d = _cube.mwc(a, b - c, match.crawford_done)
+        return _mwc_mp(d - t if take else t - d)
+    t = 2 * _cube._money(pr, 1)
+    d = -_cube.F
+    return _money_mp(d - t if take else t - d, match.cube)
+
+
+def _money_mp(v, cube):
+    # an equity difference in 1/F for a cube of 1, as millipoints at the cube in play
+    return max(0, v) * cube * 1000 // _cube.F
+
+
+def _mwc_mp(v):
+    return max(0, v) * 2000 // _cube.F
