@@ -25,6 +25,9 @@ def _bench(args):
 
 def _verify(args):
     import json
+    from bgboard import chouette
+    if chouette.is_chouette_file(_archived(args.file)):
+        return chouette.verify(args)
     from bgboard.games import FileError, load, summary, verdict
     try:
         ld = load(_archived(args.file), jacoby=args.jacoby)
@@ -44,6 +47,9 @@ def _verify(args):
 
 
 def _export(args):
+    from bgboard import chouette
+    if chouette.is_chouette_file(_archived(args.file)):
+        return chouette.export(args)
     from bgboard.games import EXPORTERS, FileError, load
     try:
         ld = load(_archived(args.file), jacoby=args.jacoby)
@@ -67,6 +73,9 @@ def _selfplay(args):
     import random
     from bgcore.match import Rules, MATCH, MONEY, NOCUBE
     from bgboard.games import play_record
+    if args.chouette is not None:
+        from bgboard.chouette import selfplay
+        return selfplay(args)
     if (args.games is None) == (args.match is None):
         print("bgboard selfplay: give either --games N or --match N", file=sys.stderr)
         return 2
@@ -177,10 +186,14 @@ def build_parser():
     e.set_defaults(func=_export)
 
     sp = sub.add_parser("selfplay", help="bot against bot, writing native records")
-    g = sp.add_mutually_exclusive_group(required=True)
-    g.add_argument("--games", type=int, help="this many single games, one file each")
+    g = sp.add_mutually_exclusive_group()
+    g.add_argument("--games", type=int, help="this many single games, one file each (with "
+                   "--chouette: games in the chouette)")
     g.add_argument("--match", type=int, help="one match to this many points")
     sp.add_argument("--cube", action="store_true", help="with --games: money play with the cube")
+    sp.add_argument("--chouette", type=int, metavar="N", help="a chouette of N bots (3-8)")
+    sp.add_argument("--cubes", choices=["single", "multiple"], default="single",
+                    help="with --chouette: one cube for the team or one per member")
     sp.add_argument("--level", type=int, default=6, choices=range(1, 7), help="bot level")
     sp.add_argument("--seed", type=int, default=None)
     sp.add_argument("--out", required=True, help="directory for the records")
