@@ -1,0 +1,151 @@
+"""The chouette (bgcore.chouette, bgboard's chouette commands): the order by dice with rerolled
+ties; single-cube drops (a captain's drop hands the captaincy on), the box answering the team for
+all; multiple cubes; settlement, rotation after box and team wins; players joining and leaving;
+records that verify with every player's score, and whose members' games, exported as .mat,
+import into GNU Backgammon with the same result."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "firmware" / "lib"))
+from bgcore import chouette                                     # noqa: E402
+from bgcore.match import Rules                                  # noqa: E402
+from bgcore.record import RecordError, Writer                   # noqa: E402
+
+from bgboard.games import load                                  # noqa: E402
+from test_gnubg_files import GNUBG, gnubg                       # noqa: E402
+
+BGBOARD = str(Path(sys.executable).parent / "bgboard")
+NAMES = ("Ann", "Ben", "Cy", "Dee")
+
+
+def record(cubes, names, *events):
+    w = Writer()
+    return (w.header(Rules("money"), ("box", "team")) + w.line("CHOUETTE %s %s" % (cubes, " ".join(names)))
+            + "".join(w.line(e) for e in events))
+
+
+ORDER = ("ORDER 0:6 1:5 2:3 3:3", "ORDER 2:4 3:2")            # Cy and Dee tie, roll again
+# game 1: the team opens; the box doubles everyone; the captain (Ben) drops, the others take;
+# the new captain (Cy) redoubles for the team and the box drops for all
+GAME1 = ("GAME 1", "OPEN 1 3", "MOVE 1 8/5 6/5", "CDOUBLE 1 2", "CDOUBLE 2 2", "CDOUBLE 3 2",
+         "CDROP 1", "CTAKE 2", "CTAKE 3", "ROLL 0 3 1", "MOVE 0 8/5 6/5", "CDOUBLE 2 4",
+         "CDOUBLE 3 4", "CDROP 2", "CDROP 3", "SCORE -3 -1 2 2")
+
+
+def test_order_single_cube_drops_captaincy_and_rotation():
+    ch, info, torn = chouette.replay(record("single", NAMES, *ORDER, *GAME1))
+    # Ben dropped (paid 1); the box dropped the team's redouble: paid Cy and Dee 2 each
+    assert ch.scores == [-3, -1, 2, 2]
+    # the box lost to the captain (Cy, who took over from Ben): Cy is the box, Dee captain;
+    # Ben, who dropped as captain, and Ann, the old box, go to the end of the line
+    assert ch.line == [2, 3, 1, 0]
+    # a second game: the team doubles, the box takes for all; the box redoubles and every
+    # member drops in turn (each captain handing on to the next): the box keeps the box
+    ch, _, _ = chouette.replay(record("single", NAMES, *ORDER, *GAME1, "GAME 2", "OPEN 3 1",
+                                      "MOVE 0 8/5 6/5", "CDOUBLE 3 2", "CDOUBLE 1 2",
+                                      "CDOUBLE 0 2", "CTAKE 3", "CTAKE 1", "CTAKE 0",
+                                      "ROLL 1 6 5", "MOVE 1 24/13", "CDOUBLE 3 4", "CDOUBLE 1 4",
+                                      "CDOUBLE 0 4", "CDROP 3", "CDROP 1", "CDROP 0",
+                                      "SCORE -5 -3 8 0", "JOIN Eve", "LEAVE 1", "CHOUETTEEND"))
+    assert ch.scores == [-5, -3, 8, 0, 0] and ch.ended
+    assert ch.line[0] == 2 and ch.line[-1] == 4 and 1 not in ch.line      # Eve at the end
+
+
+@pytest.mark.parametrize("events, why", [
+    (ORDER[:1] + ("GAME 1",), "roll for the order first"),
+    (ORDER + GAME1[:15] + ("SCORE -3 -1 2 3",), "scores -3 -1 2 3 differ from the replay's -3 -1 2 2"),
+    (ORDER + GAME1[:4] + ("CTAKE 1",), "a double goes to every member"),
+    (ORDER + GAME1[:11] + ("CDOUBLE 3 4",), "the captain doubles for the team"),
+    (ORDER + GAME1[:9] + ("CDOUBLE 3 4",), "player 3's cube cannot be offered now"),
+    (ORDER + GAME1[:14] + ("CTAKE 3",), "the box answers the same for all"),
+    (ORDER + GAME1[:4] + ("ROLL 0 3 1",), "take or drop first"),
+    (ORDER + GAME1[:3] + ("CDOUBLE 1 4",), "would go to 2, not 4"),
+    (ORDER + GAME1[:3] + ("JOIN Eve",), "between games"),
+    (ORDER + GAME1 + ("LEAVE 0", "LEAVE 1"), "needs 3 players"),
+])
+def test_chouette_records_that_break_the_rules_fail_at_their_line(events, why):
+    text = record("single", NAMES, *events)
+    with pytest.raises(RecordError, match=re.escape(why)) as e:
+        chouette.replay(text)
+    assert e.value.line == len(events) + 2
+
+
+def test_multiple_cubes_the_box_doubles_members_one_by_one():
+    ch, _, _ = chouette.replay(record(
+        "multiple", NAMES + ("Eve",), "ORDER 0:6 1:5 2:4 3:3 4:2", "GAME 1", "OPEN 1 3",
+        "MOVE 1 8/5 6/5", "CDOUBLE 2 2", "CDOUBLE 4 2", "CDROP 2", "CTAKE 4", "ROLL 0 3 1",
+        "MOVE 0 8/5 6/5", "CDOUBLE 1 2", "CDOUBLE 3 2", "CTAKE 1", "CDROP 3"))
+    # Cy dropped the box's double (paid 1), Eve took (her cube 2, hers); the captain Ben and
+    # Dee doubled the box: it took Ben's and dropped Dee's (paid Dee 1)
+    assert ch.scores == [0, 0, -1, 1, 0]
+    assert (ch.cube[1], ch.owner[1], ch.cube[4], ch.owner[4]) == (2, 0, 2, 1)
+    assert ch.playing == [1, 4]
+    assert ch.captain == 1
+
+
+def _bgboard(*args):
+    return subprocess.run([BGBOARD] + [str(a) for a in args], capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.mark.parametrize("n, cubes, seed", [(4, "single", 1), (5, "multiple", 2)])
+def test_selfplay_chouette_verifies_rotates_and_exports_to_gnubg(tmp_path, n, cubes, seed):
+    r = _bgboard("selfplay", "--chouette", n, "--cubes", cubes, "--games", 6, "--seed", seed,
+                 "--out", tmp_path)
+    assert r.returncode == 0, r.stderr
+    rec = Path(r.stdout.strip())
+    v = _bgboard("verify", rec)
+    assert v.returncode == 0 and "chouette (%s cube), %d players, 6 game(s)" % (cubes, n) in v.stdout
+    j = json.loads(_bgboard("verify", rec, "--json").stdout)
+    assert j["ok"] and sum(j["score"]) == 0 and len(j["score"]) == n
+    print(v.stdout.strip())
+    # the rotation after each game, from the record: box and team wins both happen
+    text = rec.read_text()
+    payloads = [ln.rsplit("|", 1)[0] for ln in text.splitlines()]
+    words = payloads[1].split()
+    ch = chouette.Chouette(words[2:], words[1])
+    outcomes = set()
+    for p in payloads[2:]:
+        before = list(ch.line)
+        if p.startswith("SCORE"):
+            decider, decided, result = ch.decider, ch.decided, ch.match.result
+        ch.event(p.split())
+        if p.startswith("SCORE"):
+            box_won = decided if decided is not None else result[0] == 0
+            outcomes.add(box_won)
+            assert ch.line[0] == (before[0] if box_won else decider)
+            assert ch.line[-1] == (decider if box_won else before[0])
+            assert sorted(ch.line) == sorted(before)
+    assert outcomes == {True, False}
+    # every member's game against the box, as .mat: gnubg imports each with its result
+    out = tmp_path / "mat"
+    e = _bgboard("export", rec, "--format", "mat", "-o", out)
+    assert e.returncode == 0, e.stderr
+    mats = sorted(out.glob("*.mat"))
+    assert len(mats) == len(e.stdout.split()) >= 6
+    net = {}
+    expect = []
+    for f in mats:
+        ld = load(f)                        # bgboard verify's replay of a .mat
+        box, member = ld.replay.players
+        s = list(ld.replay.match.score)
+        net[box] = net.get(box, 0) + s[0] - s[1]
+        net[member] = net.get(member, 0) + s[1] - s[0]
+        expect.append(s)
+    # the members' games add up to the chouette's scores
+    assert [net.get(name.replace(":", ""), 0) for name in j["players"]] == j["score"]
+    assert GNUBG, "Debian's gnubg is required"
+    cmds = "set jacoby off\n" + "".join("import mat %s\nshow score\n" % f for f in mats)
+    got = gnubg(cmds, tmp_path)
+    assert "WARNING" not in got.upper().replace("WARRANTY", ""), got[-3000:]
+    scores = [[int(a), int(b)] for a, b in
+              re.findall(r"The score \(after \d+ games?\) is: \S+ (\d+), \S+ (\d+)", got)]
+    assert scores == expect, got[-3000:]
