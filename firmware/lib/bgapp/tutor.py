@@ -52,6 +52,29 @@ def answer(app, key, act):
     return None
 
 
+def move_answer(view, key):
+    """A key in the move view while a warning on the play is open: OK keeps the play, UNDO
+    takes all its steps back (None: done); HINT is noted and returns "HINT" (the view shows
+    the hint as ever); another key returns why it is refused."""
+    app = view.app
+    g = app.game
+    p = g.m.turn
+    if key == "OK":
+        g.ev("TUTOR %d keep" % p)
+        view._confirm(view.complete, False)
+        return None
+    if key == "UNDO":
+        g.ev("TUTOR %d undo" % p)
+        for _ in range(len(g.rep.steps)):
+            g.ev("UNDO %d" % p)
+        app.changed()
+        return None
+    if key != "HINT":
+        return refusal(g.rep.warning)
+    g.ev("TUTOR %d hint" % p)
+    return "HINT"
+
+
 def points(mp):
     """Millipoints as points: 213 -> '0.213'."""
     return "%d.%03d" % (mp // 1000, mp % 1000)

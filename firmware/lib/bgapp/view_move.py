@@ -86,22 +86,11 @@ class MoveView(View):
         g = app.game
         m = g.m
         p = m.turn
-        w = g.rep.warning
-        if w:
-            if key == "OK":
-                g.ev("TUTOR %d keep" % p)
-                self._confirm(self.complete, False)
-                return None
-            if key == "UNDO":
-                g.ev("TUTOR %d undo" % p)
-                for _ in range(len(g.rep.steps)):
-                    g.ev("UNDO %d" % p)
-                app.changed()
-                return None
-            if key != "HINT":
-                from bgapp.tutor import refusal
-                return refusal(w)
-            g.ev("TUTOR %d hint" % p)
+        if g.rep.warning:
+            from bgapp.tutor import move_answer
+            why = move_answer(self, key)
+            if why != "HINT":
+                return why
         if key == "HINT":
             d1, d2 = m.dice
             play = app.bot(6).hint(m.pos, d1, d2)

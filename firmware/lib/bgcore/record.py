@@ -22,7 +22,7 @@
 import hashlib
 import binascii
 
-from bgcore.match import Match, Rules, GAME_OVER, MATCH_OVER, TURN, DOUBLED, MOVE as PHASE_MOVE
+from bgcore.match import Match, Rules, GAME_OVER, MATCH_OVER, MOVE as PHASE_MOVE
 
 VERSION = 1
 
@@ -220,7 +220,8 @@ class Replay:
                 return
             p = _player(words)
             if kind == "TUTOR":
-                self._tutor(p, words)
+                from bgcore.tutor import replay_event     # only records with the tutor on
+                replay_event(self, p, words)
                 return
             if kind == "ROLL":
                 d1, d2 = _ints(words[2:4], 2)
@@ -295,38 +296,6 @@ class Replay:
             raise
         except (ValueError, IndexError) as e:
             raise RecordError(str(e), line, m.game, self.move_no())
-
-
-    def _tutor(self, p, words):
-        # TUTOR p on T | TUTOR p move|double|take|drop L | TUTOR p keep|hint|undo
-        m = self.match
-        what = words[2] if len(words) > 2 else ""
-        self.tutored = True
-        if what in ("keep", "hint", "undo"):
-            if len(words) != 3:
-                raise ValueError("TUTOR %s takes no number" % what)
-            if not self.warning or self.warning[0] != p:
-                raise ValueError("no tutor warning to player %d to answer" % p)
-            if what != "hint":
-                self.warning = None
-            return
-        n = _ints(words[3:4], 1)[0]
-        if len(words) != 4:
-            raise ValueError("TUTOR %s takes one number" % what)
-        if what == "on":
-            return
-        if self.warning:
-            raise ValueError("a tutor warning is already open")
-        if what == "move" or what == "double":
-            ok = m.phase == (PHASE_MOVE if what == "move" else TURN) and p == m.turn
-        elif what in ("take", "drop"):
-            ok = m.phase == DOUBLED and p == 1 - m.offered_by
-        else:
-            raise ValueError("TUTOR takes on, move, double, take, drop, keep, hint or undo, "
-                             "not %r" % what)
-        if not ok:
-            raise ValueError("a tutor warning about a %s is not possible now" % what)
-        self.warning = (p, what, n)
 
 
 def _player(words):

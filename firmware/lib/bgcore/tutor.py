@@ -2,9 +2,11 @@
 # network (bgcore.bot) and cube model (bgcore.cube), in millipoints. Money play: points of equity
 # for the cube in play. Match play: match winning chance, doubled so that it reads on the same
 # scale (a whole match swung = 2 points). The board warns when a person's action loses more than
-# its threshold (0.16, 0.08 or 0.04 points).
+# its threshold (0.16, 0.08 or 0.04 points). Also the replay of its TUTOR record lines (loaded
+# by bgcore.record only for records that have them).
 
 from bgcore import cube as _cube
+from bgcore.match import TURN, MOVE, DOUBLED
 from bgcore.net import S_OUT
 
 THRESHOLDS = (0, 160, 80, 40)     # the settings: off, then millipoints
@@ -96,3 +98,36 @@ def _money_mp(v, cube):
 
 def _mwc_mp(v):
     return max(0, v) * 2000 // _cube.F
+
+
+def replay_event(rep, p, words):
+    """A TUTOR line replayed into bgcore.record's Replay `rep` (player p): TUTOR p on T, a
+    warning TUTOR p move|double|take|drop L, or its answer TUTOR p keep|hint|undo."""
+    m = rep.match
+    what = words[2] if len(words) > 2 else ""
+    rep.tutored = True
+    if what in ("keep", "hint", "undo"):
+        if len(words) != 3:
+            raise ValueError("TUTOR %s takes no number" % what)
+        if not rep.warning or rep.warning[0] != p:
+            raise ValueError("no tutor warning to player %d to answer" % p)
+        if what != "hint":
+            rep.warning = None
+        return
+    if len(words) != 4 or not words[3].isdigit():
+        raise ValueError("TUTOR %s takes one number" % what)
+    n = int(words[3])
+    if what == "on":
+        return
+    if rep.warning:
+        raise ValueError("a tutor warning is already open")
+    if what == "move" or what == "double":
+        ok = m.phase == (MOVE if what == "move" else TURN) and p == m.turn
+    elif what in ("take", "drop"):
+        ok = m.phase == DOUBLED and p == 1 - m.offered_by
+    else:
+        raise ValueError("TUTOR takes on, move, double, take, drop, keep, hint or undo, "
+                         "not %r" % what)
+    if not ok:
+        raise ValueError("a tutor warning about a %s is not possible now" % what)
+    rep.warning = (p, what, n)
