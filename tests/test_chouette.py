@@ -149,3 +149,18 @@ def test_selfplay_chouette_verifies_rotates_and_exports_to_gnubg(tmp_path, n, cu
     scores = [[int(a), int(b)] for a, b in
               re.findall(r"The score \(after \d+ games?\) is: \S+ (\d+), \S+ (\d+)", got)]
     assert scores == expect, got[-3000:]
+
+
+def test_a_chouette_replays_on_micropython_as_on_cpython(tmp_path, mpy_lib):
+    import random
+    from bgboard.chouette import play
+    from conftest import run_micropython
+    text = play(5, "multiple", 3, random.Random(9))
+    f = tmp_path / "c.bgr"
+    f.write_text(text)
+    ch, _, _ = chouette.replay(text)
+    out = run_micropython(ROOT / "tests" / "mp" / "chouette_replay.py", str(f), heap="192k",
+                          lib=mpy_lib)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.split() == ([str(x) for x in ch.scores]
+                                  + [",".join(map(str, ch.line)), ch.match.pos.id()])
