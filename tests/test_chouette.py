@@ -164,3 +164,77 @@ def test_a_chouette_replays_on_micropython_as_on_cpython(tmp_path, mpy_lib):
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.split() == ([str(x) for x in ch.scores]
                                   + [",".join(map(str, ch.line)), ch.match.pos.id()])
+
+
+# ---- on the board, by keys ---------------------------------------------------------------------
+# A chouette's code and state come on top of a game's: on the unix port (8-byte words, so about
+# twice a Pico's heap use) the board's chouette runs in 256k.
+DRIVE = ROOT / "tests" / "mp" / "app_drive.py"
+PROFILE = ROOT / "hardware" / "profiles" / "reference.json"
+
+
+def board(data_dir, mpy_lib, *script, seed=5):
+    from conftest import run_micropython
+    r = run_micropython(DRIVE, str(data_dir), str(PROFILE), "SEED %d" % seed, *script,
+                        heap="256k", lib=mpy_lib, timeout=300)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+    return r.stdout
+
+
+def states(out):
+    return [dict(w.split("=", 1) for w in ln.split()[1:])
+            for ln in out.splitlines() if ln.startswith("STATE ")]
+
+
+def test_a_four_player_single_cube_chouette_by_keys_with_a_power_cut(tmp_path, mpy_lib):
+    """Set-up in the menu (P22: 4 players, single cube, a bot in seat 4), then by keys: the box
+    doubles and the captain drops (the others take); a game where everyone drops; one where the
+    box drops the team's double; one played out. A power cut between games resumes exactly."""
+    out = board(tmp_path, mpy_lib, "KEY P22", "KEY P14", "KEY P15", "KEY OK", "STATE",
+                "CGAME captaindrop", "STATE", "KEY OK", "CGAME boxwin", "STATE", "KEY OK",
+                "TICK 3", "STATE")
+    first = states(out)
+    assert first[0]["chouette"] == "single" and first[0]["line"].count(",") == 3
+    rec = tmp_path / first[0]["record"]
+    # the power goes: the board comes back in the same game, same line, same scores
+    out2 = board(tmp_path, mpy_lib, "STATE", "CGAME teamwin", "STATE", "KEY OK", "CGAME play",
+                 "STATE", seed=77)
+    again = states(out2)
+    for k in ("pos", "line", "scores", "members", "game", "phase"):
+        assert again[0][k] == first[-1][k], k
+    end = again[-1]
+    v = subprocess.run([BGBOARD, "verify", str(rec), "--json"], capture_output=True, text=True)
+    j = json.loads(v.stdout)
+    assert j["ok"], j
+    assert ",".join("%s:%d" % (n, s) for n, s in zip(j["players"], j["score"])) == end["scores"]
+    assert sum(j["score"]) == 0 and j["games"] == 4
+    ch, _, _ = chouette.replay(rec.read_text())
+    assert ",".join(ch.names[p] for p in ch.line) == end["line"]
+    events = [ln.rsplit("|", 1)[0] for ln in rec.read_text().splitlines()]
+    g1 = events[events.index("GAME 1"):events.index("GAME 2")]
+    captain = ch.games[0][1]
+    drops = [e for e in g1 if e.startswith("CDROP")]
+    assert drops[0] == "CDROP %d" % captain                 # the captain's drop
+    assert any(e.startswith("CTAKE") for e in g1)
+    print("chouette on the board:", end["scores"])
+    # the members' games export and verify
+    e = subprocess.run([BGBOARD, "export", str(rec), "--format", "mat", "-o",
+                        str(tmp_path / "mat")], capture_output=True, text=True)
+    assert e.returncode == 0 and e.stdout.split(), e.stderr
+
+
+def test_a_five_player_multiple_cube_chouette_with_bots_in_seats(tmp_path, mpy_lib):
+    """Five players, multiple cubes, bots in seats 2, 4 and 5: the bots turn and answer their
+    own cubes; STATE and the display show every member's cube."""
+    out = board(tmp_path, mpy_lib, "KEY P22", "KEY P5", "KEY P10", "KEY P14", "KEY P15",
+                "KEY P16", "KEY P17", "KEY OK", "CGAME play", "STATE", "SHOW", "KEY OK",
+                "CGAME play", "STATE", "KEY OK", "CGAME play", "STATE", seed=11)
+    st = states(out)
+    assert st[0]["chouette"] == "multiple" and st[0]["line"].count(",") == 4
+    assert len(st[0]["members"].split(",")) == 4
+    rec = tmp_path / st[0]["record"]
+    j = json.loads(subprocess.run([BGBOARD, "verify", str(rec), "--json"], capture_output=True,
+                                  text=True).stdout)
+    assert j["ok"] and j["games"] == 3 and sum(j["score"]) == 0
+    assert ",".join("%s:%d" % (n, s) for n, s in zip(j["players"], j["score"])) == st[-1]["scores"]
+    assert re.search(r"^TEXT .*\|box \S+ capt \S+\|(\S+ \d+x? ?){4}", out, re.M)

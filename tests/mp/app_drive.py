@@ -5,7 +5,11 @@
 # the person's best play, keyed in, until the next roll), "BLUNDER" (play best plays until a roll
 # whose worst play loses more than the tutor's threshold, then key that play in), "BEST" (key in
 # the best play of the roll), "SHOW" (draw, print the text display's lines), "THINK n" (GAME
-# runs the loop n times before keying each play in, as while a person thinks). Prints the final STATE and PEAK, the most heap in use after a
+# runs the loop n times before keying each play in, as while a person thinks), "CGAME plan"
+# (a chouette game by keys to its end, for every seat a person holds: plan "play" (no doubles,
+# takes), "captaindrop" (the box doubles at once, the captain drops, the others take), "boxwin"
+# (the box doubles, everyone drops), "teamwin" (the captain doubles, the box drops); prints CH
+# with the line and scores after it), "MEM" (heap in use and free). Prints the final STATE and PEAK, the most heap in use after a
 # collection at any step, and TUTORTIME: how long the completing step of each play took (ms).
 import sys
 import gc
@@ -98,23 +102,6 @@ def key_play(play, p):
     return refused
 
 
-def settle():
-    # run the loop until the board waits for a person
-    for i in range(10000):
-        app.tick()
-        g = app.game
-        if not (app.pending or app.anim.hops) and g.actor() is not None \
-                and g.who[g.actor()] is None:
-            return
-        if g.m.phase in ("game_over", "match_over"):
-            return
-
-
-def best_play():
-    m = app.game.m
-    return app.bot(6).hint(m.pos, m.dice[0], m.dice[1])
-
-
 for cmd in sys.argv[3:]:
     w = cmd.split()
     if w[0] == "TICK":
@@ -164,41 +151,6 @@ for cmd in sys.argv[3:]:
             gc.collect()
             peak = max(peak, gc.mem_alloc())
         print("GAME", app.game.m.result, "refused", refused)
-    elif w[0] in ("TURN", "BLUNDER"):
-        from bgcore.net import S_OUT
-        while True:
-            settle()
-            g = app.game
-            m = g.m
-            if m.phase in ("opening", "turn"):
-                if w[0] == "TURN" and m.phase == "turn":
-                    break
-                app.press("OK")
-                continue
-            if m.phase != "move":
-                break
-            plays = app.move.plays
-            if w[0] == "BLUNDER" and len(plays) > 1:
-                eq = app.bot(6).equities(m.pos, plays)
-                worst = min(range(len(eq)), key=lambda i: eq[i])
-                loss = (max(eq) - eq[worst]) * 1000 // S_OUT
-                if loss > app.journal.settings["tutor"]:
-                    play = plays[worst].detached()
-                    plays = eq = None
-                    print("BLUNDER", loss, play)
-                    key_play(play, m.turn)
-                    break
-            plays = None
-            play = best_play()
-            if play:
-                key_play(play, m.turn)
-            app.press("OK")
-    elif w[0] == "BEST":
-        print("BEST", best_play())
-        key_play(best_play(), app.game.m.turn)
-    elif w[0] == "SHOW":
-        app.show()
-        print("TEXT", "|".join(hal.lines))
     elif w[0] == "STATE":
         print("STATE", app.state_text())
     elif w[0] == "NOTE":
@@ -207,6 +159,11 @@ for cmd in sys.argv[3:]:
         think = int(w[1])
     elif w[0] == "SEED":
         pass
+    elif w[0] in ("TURN", "BLUNDER", "BEST", "SHOW", "CGAME", "MEM"):
+        # the tutor's and the chouette's commands, in a module loaded when used: a plain game's
+        # heap figure then holds no more of this script than it needs
+        import drive_extra
+        drive_extra.run(w, app, hal, key_play)
     elif w[0] == "KEY":
         print("KEY", w[1], app.press(w[1]))
     elif w[0] == "LINE":

@@ -11,9 +11,11 @@
 #   view_cube.py   a person answering a double: take, drop, beaver
 #   view_bot.py    the computer's turn (it acts by itself)   view_anim.py  a play shown step by step
 #   view_over.py   game or match over: OK for the next       view_demo.py  DEMO games
+#   view_chouette.py   the chouette set-up (menu P22)   view_chouette_cube.py  a chouette's double
+#                  answered cube by cube (the chouette game itself: bgapp/chouette.py)
 # MENU and PIPS are the dispatcher's own (they work on every screen); while a demo runs every key
-# goes to the demo. The menu, pips and demo views are loaded when shown and dropped from RAM when
-# left (load, unload): a game runs without their code on the heap.
+# goes to the demo. The menu, pips, demo and chouette views are loaded when shown (the menu and
+# pips views are dropped from RAM when left: load, unload): a game runs without their code.
 #
 # The view interface (a class per view, one instance each, made here):
 #   name             STATE's view= ("menu", "play" or "pips")
@@ -79,6 +81,7 @@ class App:
         self.anim = AnimView(self)
         self.over = OverView(self)
         self.demo = None          # the DEMO view while a demo runs
+        self.ccube = None         # a chouette's cube answers (loaded for a chouette)
         self.view = None          # type: game.View  # the active view
         self.play = self.over     # type: game.View  # the game's view (unless menu or pips is active)
         self.pending = None       # the timer: (function, due ticks)
@@ -113,7 +116,11 @@ class App:
         if rep.ended:
             j.close()
             return
-        self.game = game.Game(self, rep, (info.get("p0", ""), info.get("p1", "")))
+        if hasattr(rep, "line"):
+            from bgapp.chouette import ChouetteGame
+            self.game = ChouetteGame(self, rep)
+        else:
+            self.game = game.Game(self, rep, (info.get("p0", ""), info.get("p1", "")))
         if torn:
             self.note = "resumed; " + torn
         self.play = self.over
@@ -137,6 +144,16 @@ class App:
         self.play = self.over
         self.go(self.over)            # the menu's code leaves the heap before the game comes
         self.game = game.new(self, demo)
+        self.game.begin(1)
+        self.changed()
+
+    def new_chouette(self):
+        self.end_session()
+        self.play = self.over
+        self.go(self.over)
+        gc.collect()                  # the chouette's code wants room in one piece
+        from bgapp import chouette
+        self.game = chouette.new(self)
         self.game.begin(1)
         self.changed()
 
@@ -166,7 +183,11 @@ class App:
             return self.demo
         m = g.m
         ph = m.phase
-        if g.rep.ended or ph in (GAME_OVER, MATCH_OVER):
+        if g.ch and g.ch.offers:
+            if not self.ccube:
+                self.ccube = load("view_chouette_cube", "ChouetteCubeView")(self)
+            return self.ccube
+        if g.rep.ended or g.ch and g.ch.ended or ph in (GAME_OVER, MATCH_OVER):
             return self.over
         if ph == OPENING:
             return self.roll

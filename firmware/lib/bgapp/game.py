@@ -20,6 +20,7 @@ def level(name):
 class Game:
     def __init__(self, app, rep, names, demo=False):
         self.app = app
+        self.ch = None            # a chouette's model (in bgapp.chouette.ChouetteGame)
         self.rep = rep
         self.names = names
         self.who = (level(names[0]), level(names[1]))   # bot level of each player, None: a person
@@ -51,7 +52,7 @@ class Game:
     # ---- events ------------------------------------------------------------------------------
     def ev(self, payload):
         """Apply one record event, write it to flash, then let it be shown."""
-        self.rep.event(payload.split())
+        (self.ch or self.rep).event(payload.split())
         app = self.app
         try:
             app.journal.append(payload)
@@ -126,6 +127,11 @@ class Game:
         if not self.rep.ended and m.rules.mode != "match" and self.app.journal.f:
             sc = m.score
             self.ev("MATCHEND %d %d %d" % (0 if sc[0] >= sc[1] else 1, sc[0], sc[1]))
+
+    def cube_shown(self):
+        """The cube on the panel: (value, owner side or -1)."""
+        m = self.rep.match
+        return m.cube, m.owner
 
     def fields(self):
         """STATE's fields of the game."""

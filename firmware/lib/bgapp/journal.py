@@ -20,6 +20,10 @@ DEFAULTS = {
     "tutor": 0,           # 0: off; else warn before a play or cube action that loses more
                           # millipoints than this (160, 80 or 40)
     "bright": -1,         # -1: the profile's default
+    "ch_n": 4,            # chouette set-up: players (3-8),
+    "ch_cubes": "single", # single or multiple cubes,
+    "ch_bots": 14,        # the seats a bot takes (bit k: seat k + 1),
+    "names": "Ann Ben Cy Dee Eve Fay Gus Hal",    # the people's names, seat by seat
     "current": "",        # the record in progress
     "next": 1,            # number of the next record
 }
@@ -113,12 +117,20 @@ class Journal:
         self.name = ""
 
     def resume(self, name):
-        """Replay record `name` and reopen it for appending. Returns (Replay, header info, note);
+        """Replay record `name` and reopen it for appending. Returns (Replay, or a Chouette for
+        a chouette's record, header info, note);
         note says when a torn last line was cut off. Raises RecordError / OSError."""
         self.close()
         path = self.path(name)
         with open(path) as f:
-            rep, info, torn = replay(f, history=False)
+            f.readline()
+            chouette = f.readline().startswith("CHOUETTE ")
+            f.seek(0)
+            if chouette:
+                from bgcore.chouette import replay as replay_chouette
+                rep, info, torn = replay_chouette(f, False)
+            else:
+                rep, info, torn = replay(f, history=False)
         last = self._last_check(path, torn is not None)
         self.name = name
         self.writer = Writer(last)

@@ -136,12 +136,13 @@ def game(app, r, raw, mover, hint=None):
     elif m.dice and not anim:
         r.die(0, m.dice[0])
         r.die(1, m.dice[1])
+    cube, owner = g.cube_shown()
     k = 0
-    while (1 << k) < m.cube:
+    while (1 << k) < cube:
         k += 1
-    if m.phase == "doubled" and (app.hal.ticks_ms() // 400) & 1:
+    if (m.phase == "doubled" or g.ch and g.ch.offers) and (app.hal.ticks_ms() // 400) & 1:
         k += 1
-    r.light("cube", k, col["cube"] if m.owner < 0 else r.side[m.owner])
+    r.light("cube", k, col["cube"] if owner < 0 else r.side[owner])
     if m.phase in ("game_over", "match_over") and m.result:
         w, pts, how = m.result
         r.light("turn%d" % w, 1, r.side[w])
@@ -177,6 +178,8 @@ def status(app):
     g = app.game
     m = g.m
     if m.phase in ("game_over", "match_over") and m.result:
+        if g.ch:
+            return g.result or "game over: OK"
         w, pts, how = m.result
         return "%s wins %d (%s)" % (g.names[w], pts, how)
     w = g.rep.warning
@@ -210,4 +213,7 @@ def game_lines(app):
     me, them = m.pos.pips()
     if m.turn:
         me, them = them, me
-    return [st, score, "pips %d:%d" % (me, them), app.message or app.note or ""]
+    pips = "pips %d:%d" % (me, them)
+    if g.ch:
+        score, pips = g.text()
+    return [st, score, pips, app.message or app.note or ""]

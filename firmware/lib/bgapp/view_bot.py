@@ -29,6 +29,13 @@ class BotView(View):
         if p is None or g.who[p] is None:
             return
         bot = app.bot(g.who[p])
+        if m.phase == TURN and g.ch:
+            from bgcore.chouette import bot_offers
+            offers = bot_offers(g.ch, g.bots())
+            if offers:
+                g.offer(offers)             # a chouette: answered in view_chouette_cube
+                app.changed()
+                return
         if m.phase == TURN:
             if m.cube_available(p) and bot.wants_double(m):
                 g.ev("DOUBLE %d %d" % (p, m.cube * 2))

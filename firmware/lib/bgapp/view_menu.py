@@ -31,6 +31,10 @@ class MenuView(View):
             return None
         if n == 24:
             return app.show_pips()
+        if n == 22:
+            from bgapp.app import load
+            app.go(load("view_chouette", "ChouetteSetupView")(app))
+            return None
         if 1 <= n <= 6:
             s["opponent"] = n
         elif n == 7:
@@ -54,7 +58,7 @@ class MenuView(View):
             if s["tutor"] and app.game:
                 app.game.tutor_on()
         else:
-            return "not a menu choice (P1-P21, P24 pips, OK new game, MENU back)"
+            return "not a menu choice (P1-P21, P22 chouette, P24 pips, OK new game, MENU back)"
         app.journal.save_settings()    # remembered at once, across power cuts
         return None
 
@@ -63,7 +67,7 @@ class MenuView(View):
         s = app.journal.settings
         col = r.col
         on = col["source"]
-        for n in range(1, 22):
+        for n in range(1, 23):
             r.light("p%d" % n, 1, on, 3)
         if s["opponent"]:
             r.light("p%d" % s["opponent"], s["opponent"], r.side[1])

@@ -24,7 +24,12 @@ class PipsView(View):
         m = g.m
         try:
             with open(j.path(j.name)) as f:
-                rep, info, torn = replay(f, history=False)
+                if g.ch:
+                    from bgcore.chouette import replay as replay_chouette
+                    rep, info, torn = replay_chouette(f, False)
+                    rep = rep.rep
+                else:
+                    rep, info, torn = replay(f, history=False)
             ok = (rep.match.pos == m.pos and rep.match.match_id() == m.match_id()
                   and rep.steps == g.rep.steps)
             app.message = "record %s %s" % (j.name, "verified" if ok else "DIFFERS from the game")

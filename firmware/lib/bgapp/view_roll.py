@@ -33,6 +33,13 @@ class RollView(View):
         if g.rep.warning:
             from bgapp.tutor import answer
             return answer(app, key, self._double)
+        if key == "DOUBLE" and g.ch:
+            offers = g.person_offers()          # a chouette: the cubes the side on roll turns
+            if not offers:
+                return "no cube you can turn now"
+            g.offer(offers)
+            app.changed()
+            return None
         if key == "DOUBLE":
             if not m.cube_available(p):
                 return "you cannot double now"

@@ -30,9 +30,11 @@ MAX_PLAYERS = 8
 
 class Chouette:
     """A chouette's state, fed with the record's events (`event(words)`, ValueError when one is
-    not allowed). Players are numbered in the order they sat down."""
+    not allowed). Players are numbered in the order they sat down. `games` holds per game
+    [box, captain, members, events]; without `history` only the game in progress, without its
+    events (a board needs no more)."""
 
-    def __init__(self, names, cubes=SINGLE):
+    def __init__(self, names, cubes=SINGLE, history=True):
         if cubes not in (SINGLE, MULTIPLE):
             raise ValueError("a chouette has a single cube or multiple cubes, not %r" % (cubes,))
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
@@ -45,6 +47,7 @@ class Chouette:
         self._dice = [[] for _ in names]   # each player's order dice
         self.rep = Replay(Rules(NOCUBE), ("box", "team"), history=False)
         self.ended = False
+        self.history = history
         self.games = []                 # per game: [box, captain, members, events]
         self._game_over()
 
@@ -164,7 +167,8 @@ class Chouette:
             self.ended = True
         else:
             raise ValueError("unknown chouette event %r" % kind)
-        if self.games and kind not in ("SCORE", "JOIN", "LEAVE", "CHOUETTEEND"):
+        if self.history and self.games and kind not in ("SCORE", "JOIN", "LEAVE",
+                                                        "CHOUETTEEND"):
             self.games[-1][3].append(" ".join(words))
 
     def _order(self, pairs):
@@ -192,6 +196,8 @@ class Chouette:
             self.cube[p] = 1
             self.owner[p] = -1
         self.captain = self.decider = self.line[1]
+        if not self.history:
+            self.games = []
         self.games.append([self.box, self.captain, list(self.playing), []])
 
     def _double(self, p, value):
@@ -314,10 +320,10 @@ def is_chouette(text):
     return len(lines) > 1 and lines[1].startswith("CHOUETTE ")
 
 
-def replay(source):
+def replay(source, history=True):
     """Replay a chouette record (an open text file or a string). Returns (Chouette, header info,
     torn note or None); raises bgcore.record.RecordError at the first damaged line or rule
-    violation."""
+    violation. `history`: keep every game's events (for exporters)."""
     from bgcore.record import RecordError, parse_header, _Lines
     if isinstance(source, str):
         import io
@@ -334,7 +340,7 @@ def replay(source):
             if ch is None:
                 if not words or words[0] != "CHOUETTE" or len(words) < 2:
                     raise ValueError("a chouette record's second line is CHOUETTE")
-                ch = Chouette([unquote(w) for w in words[2:]], words[1])
+                ch = Chouette([unquote(w) for w in words[2:]], words[1], history)
                 continue
             ch.event(words)
         except RecordError as e:
