@@ -56,7 +56,7 @@ _FRAME_MS = const(100)     # WATCH: at most ten LED frames a second
 
 
 class App:
-    FW = "0.1.0"
+    from bgcore import __version__ as FW     # the firmware version: bgcore's, in one place
 
     def __init__(self, hal):
         self.hal = hal
