@@ -95,7 +95,10 @@ _r['flat_lib'] = _exists('/lib')
 _d = {}
 _walk('/data', '', _d)
 _r['data'] = sum(v[0] for v in _d.values())
-print(json.dumps(_r))
+# written to the port as it is made: the whole text at once wants more unbroken heap than a
+# board that ran its application may have
+json.dump(_r, sys.stdout)
+print()
 '''
 
 _RMTREE = r'''

@@ -252,6 +252,26 @@ class App:
 
     # ---- the main loop -----------------------------------------------------------------------
     def run(self):
+        try:
+            self._loop()
+        except KeyboardInterrupt:
+            self._give_back()
+            raise
+
+    def _give_back(self):
+        # Ctrl-C: the application stops and the REPL takes over, where mpremote (and bgboard
+        # flash) read, hash and copy files: the application's modules leave the heap with it.
+        # (main.py still names App, whose functions would keep every module this one imported.)
+        self.journal.close()
+        mods = sys.modules
+        collect = gc.collect
+        for k in list(mods):
+            if k.split(".")[0] in ("bgapp", "bgcore"):
+                del mods[k]
+        globals().clear()
+        collect()
+
+    def _loop(self):
         hal = self.hal
         while True:
             self.link.poll()
