@@ -23,7 +23,7 @@ import binascii
 SEED_TAG = b"bgboard ranked seed 1"
 NAME_MAX = 12
 NAME_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -."
-UNRANK_REASONS = ("hint", "real", "level")
+UNRANK_REASONS = ("hint", "real", "level", "seed")
 
 # ISO 3166-1 alpha-2, officially assigned codes, two letters each, sorted
 COUNTRIES = (
