@@ -259,6 +259,38 @@ def test_a_record_cut_before_the_reveal_is_rejected(won):
     assert "before the game is over" in _rejected(rechain(moved))
 
 
+@pytest.mark.parametrize("change,why", [
+    (("commit=", "commit=xyz "), "line 1: header: commit=xyz is not a SHA-256 in 64 lower-case "
+                                 "hex digits"),
+    (("level=3", "level=9"), "line 1: header level=9 is not a bot level 1-6"),
+    (("ticket=-", "ticket=a<b"), "line 1: header: a ticket id holds only letters, digits, "
+                                 "'-' and '_'"),
+    (("ranked=1", "ranked=0"), "line 1: not a ranked game (its header has no ranked=1)"),
+    (("mode=nocube", "mode=money"), "line 1: a ranked game is a single game without cube, "
+                                    "not mode=money"),
+    (("p0=you", "p0=bot:6"), "line 1: player 0 of a ranked game is a person, not bot:6"),
+])
+def test_a_malformed_header_is_named(won, change, why):
+    lines = payloads(won)
+    old, new = change
+    if old == "commit=":
+        lines[0] = lines[0].split(" commit=")[0] + " " + new + "ticket=-"
+    else:
+        lines[0] = lines[0].replace(old, new)
+    assert _rejected(rechain(lines)) == why
+
+
+def test_garbage_is_no_ranked_record(tmp_path):
+    assert _rejected("") == "line 1: the record is empty"
+    assert _rejected("hello") == ("line 1: the record is empty (its only line was torn or is "
+                                  "not a record line)")
+    f = tmp_path / "x.bgr"
+    f.write_bytes(b"\x00\xff garbage\n" * 3)
+    r = bgboard("verify", f, "--ranked", "--json")
+    out = json.loads(r.stdout)
+    assert r.returncode == 1 and out["ranked"] is False and "not a text file" in out["error"]
+
+
 def test_other_forgeries_are_rejected(won):
     lines = payloads(won)
     end = _index(lines, "END ")

@@ -30,7 +30,11 @@ def _verify(args):
         ld = load(_archived(args.file), jacoby=args.jacoby)
     except FileError as e:
         if args.json:
-            print(json.dumps(verdict(None, e.where)))
+            out = verdict(None, e.where)
+            if args.ranked:
+                from bgboard.ranked import RankedResult
+                out.update(RankedResult(ok=False).to_json())
+            print(json.dumps(out))
         else:
             print("%s: INVALID: %s" % (args.file, str(e).split(": ", 1)[1]), file=sys.stderr)
         return 1

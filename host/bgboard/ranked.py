@@ -93,9 +93,11 @@ def _header(payload, res):
 
 
 def _verify(text, res):
-    lines = list(checked_lines(text))
+    read = checked_lines(text)
+    lines = list(read)
     if not lines:
-        raise _Reject("line 1: the record is empty")
+        raise _Reject("line 1: the record is empty%s"
+                      % (" (its only line was torn or is not a record line)" if read.torn else ""))
     rules, info = _header(lines[0][1], res)
     seed = _revealed_seed(lines, res)
     rep = Replay(rules, (info.get("p0"), info.get("p1")), history=False)
