@@ -121,3 +121,46 @@ def test_best_wins_rebuilt_from_the_records_and_kept(records):
     if len(table[1]) == 10:
         assert third.add(1, (1, 0, "1000.bgr", "-", "NZ", "LAST")) == 0
     assert Best(hal, Journal(hal)).load()[1][0][5] == "NEW"
+
+
+class TicketHal(Hal):
+    def __init__(self, data):
+        Hal.__init__(self, data)
+        self.n = 0
+
+    def seed(self):
+        self.n += 1
+        return self.n * 2654435761 & 0x7FFFFFFF
+
+    def ticks_ms(self):
+        return 0
+
+
+def test_a_ranked_game_takes_each_ticket_once_and_keeps_its_seed(tmp_path):
+    from bgapp.tickets import Tickets
+    data = tmp_path / "data"
+    data.mkdir()
+    hal = TicketHal(data)
+    t = Tickets(hal)
+    assert t.dir == str(tmp_path / "ranked")
+    made = t.ask(3)
+    assert t.add(str(made[0][0]), "T1", "11" * 16) is None
+    assert t.add(str(made[2][0]), "T3", "33" * 16) is None
+    assert t.status() == (2, 1)
+    nonce, secret, tid = t.begin("0001.bgr")
+    import hashlib
+    assert (tid, secret) == ("T1", bytes([0x11]) * 16)
+    assert hashlib.sha256(nonce).hexdigest() == made[0][1]      # the nonce the server saw
+    assert t.game("0001.bgr") == (nonce, secret, "T1") and t.game("0002.bgr") is None
+    assert t.status() == (1, 1)
+    # a power cut after the game was kept but before the list was written: T1 is back in the
+    # list, and is not used again
+    rows = t.rows() + [[str(made[0][0]), nonce.hex(), "T1", "11" * 16]]
+    t._write("tickets", rows)
+    assert t.begin("0002.bgr")[2] == "T3"
+    assert t.status() == (0, 1)
+    # no ticket left: a fresh nonce, no secret
+    n3, s3, id3 = t.begin("0003.bgr")
+    assert (s3, id3) == (b"", "") and len(n3) == 32 and n3 not in (nonce,)
+    t.forget_game()
+    assert t.game("0003.bgr") is None

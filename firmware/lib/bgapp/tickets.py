@@ -101,16 +101,28 @@ class Tickets:
                 return None
         return "no nonce waits in slot %s (TICKETS ASK first)" % slot
 
-    def take(self):
-        """The oldest ready ticket, removed from the list: (nonce, secret, id), or None."""
+    def begin(self, record):
+        """The secrets of a new ranked game to be written as `record`: the oldest ready ticket
+        (nonce, secret, id), or a fresh nonce without a ticket. They are kept for the game first,
+        then the ticket leaves the list; a power cut between the two leaves a ticket that the
+        kept game names, which is skipped here (a ticket is never used twice)."""
+        kept = self._read("game")
+        used = kept[0][3] if kept and len(kept[0]) == 4 else "-"
         rows = self.rows()
-        for i in range(len(rows)):
-            r = rows[i]
-            if len(r) == 4:
-                rows.pop(i)
-                self._write("tickets", rows)
-                return binascii.unhexlify(r[1]), binascii.unhexlify(r[3]), r[2]
-        return None
+        pick = None
+        for r in rows:
+            if len(r) == 4 and r[2] != used:
+                pick = r
+                break
+        if pick:
+            nonce, secret, tid = binascii.unhexlify(pick[1]), binascii.unhexlify(pick[3]), pick[2]
+        else:
+            nonce, secret, tid = entropy(self.hal), b"", ""
+        self.keep_game(record, nonce, secret, tid)
+        left = [r for r in rows if not (len(r) == 4 and r[2] in (tid, used))]
+        if len(left) != len(rows):
+            self._write("tickets", left)
+        return nonce, secret, tid
 
     # ---- the ranked game in progress ---------------------------------------------------------
     def keep_game(self, record, nonce, secret, ticket_id):
