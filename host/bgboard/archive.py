@@ -59,7 +59,7 @@ def find_record(name):
 
 # ---- bgboard games ---------------------------------------------------------------------------
 
-def _row(path):
+def _row(path, standing=None):
     from bgboard.games import FileError, load
     from bgcore.match import GAME_OVER, MATCH, MATCH_OVER, MONEY
     try:
@@ -79,6 +79,8 @@ def _row(path):
         result = "in progress (game %d)" % m.game
     if ld.torn:
         result += ", last line torn"
+    if standing:                # a ranked game: its place on the level's board (bgboard.ranked)
+        mode, result = "ranked", "%s; %s" % (result, standing)
     return (date, "%s - %s" % (r.players[0], r.players[1]), mode, result,
             "%d-%d" % (m.score[0], m.score[1])), None
 
@@ -94,9 +96,11 @@ def run_games(folder=None, out=None):
     if not files:
         print("no game records in %s" % folder, file=sys.stderr)
         return 1
+    from bgboard.ranked import collect, standing
+    boards, ranked = collect(p for p in files if p.suffix == ".bgr")
     rows, bad = [], []
     for p in files:
-        row, err = _row(p)
+        row, err = _row(p, standing(p, boards, ranked))
         if row:
             rows.append(row + (str(p.relative_to(folder)),))
         else:

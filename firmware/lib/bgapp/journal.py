@@ -20,6 +20,8 @@ DEFAULTS = {
     "bright": -1,         # -1: the profile's default
     "current": "",        # the record in progress
     "next": 1,            # number of the next record
+    "name": "",           # the last name and country entered after a ranked win
+    "country": "",
 }
 
 
@@ -74,9 +76,17 @@ class Journal:
     def path(self, name):
         return self.dir + "/" + name
 
-    def start(self, rules, players, fw, in_progress=True):
+    def next_name(self):
+        """The name the next record will get."""
+        n = self.settings["next"]
+        while _exists(self.path("%04d.bgr" % n)):
+            n += 1
+        return "%04d.bgr" % n
+
+    def start(self, rules, players, fw, in_progress=True, extra="", start=""):
         """Open a new record and write its header; returns its name. `in_progress` records
-        it in the settings as the record to resume at power-up."""
+        it in the settings as the record to resume at power-up; `extra`: more header fields
+        (a ranked game's), `start`: the date and time, when the board knows them."""
         self.close()
         s = self.settings
         n = s["next"]
@@ -87,7 +97,8 @@ class Journal:
         self.name = name
         self.writer = Writer()
         self.f = open(self.path(name), "w")
-        self._put(self.writer.header(rules, players, board=self.hal.board_id(), fw=fw))
+        self._put(self.writer.header(rules, players, board=self.hal.board_id(), fw=fw,
+                                     start=start, extra=extra))
         s["next"] = n + 1
         if in_progress:
             s["current"] = name
