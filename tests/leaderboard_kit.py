@@ -11,10 +11,6 @@ import pytest
 
 from bgcore.record import Writer
 
-# the ranked records (their format, the dice scheme and verify_ranked) are issue 13's
-pytest.importorskip("bgboard.ranked", reason="bgboard.ranked (issue 13, branch i13) is not "
-                    "merged yet")
-
 BACKENDS = ("sqlite", "postgresql")
 START = "2026-11-30T10:%02d:00"
 

@@ -109,17 +109,40 @@ def run_register(port, server, display=None):
     return 0
 
 
-def fetch_tickets(url, board_id, key, count):
+def fetch_tickets(url, board_id, key, nonce_commits):
+    """Tickets from the server, one per nonce commitment: [{"id", "secret", "nonce_commit"}]."""
     status, answer = call(url, "/api/tickets", {"board_id": board_id, "key": key,
-                                               "count": count})
+                                               "nonce_commits": nonce_commits})
     if status != 201:
         raise ClientError("the server gave no tickets for board %s: %s"
                           % (board_id, answer.get("error")))
     return answer["tickets"]
 
 
-def run_tickets(port, server, count):
+ASK_MAX = 20        # nonces a board hands out per TICKETS ASK (docs/protocol.md)
+
+
+def _ask(board, n):
+    """TICKETS ASK n: [(slot, nonce hash)] from the board."""
     from bgboard.link import LinkError
+    first = board.request("TICKETS ASK %d" % n)
+    if first != "TICKETS ASK %d" % n:
+        raise LinkError("the board did not hand out nonces: %s" % first)
+    out = []
+    for _ in range(n):
+        words = board.answer().split()
+        if len(words) != 3 or words[0] != "NONCE":
+            raise LinkError("the board sent %r instead of a NONCE line" % " ".join(words))
+        out.append((words[1], words[2]))
+    return out
+
+
+def run_tickets(port, server, count):
+    """Nonce hashes from the board, a ticket for each from the server, each ticket onto its
+    nonce's slot on the board."""
+    from bgboard.link import LinkError
+    if not 1 <= count <= 50:
+        raise ClientError("--count must be 1-50 (a board keeps at most 50 tickets)")
     state = load_state()
     url, entry = _server(state, server)
     b, info = _board_hello(port)
@@ -129,15 +152,21 @@ def run_tickets(port, server, count):
         if not key:
             raise ClientError("board %s is not registered on %s (bgboard leaderboard register "
                               "--server %s)" % (board_id, url, url))
-        got = fetch_tickets(url, board_id, key, count)
         put = 0
-        for t in got:
-            answer = b.request("TICKET %s" % t)
-            if not answer.startswith("OK"):
-                raise LinkError("board %s refused ticket %d of %d: %s"
-                                % (board_id, put + 1, len(got), answer))
-            put += 1
-    print("put %d ticket(s) from %s on board %s" % (put, url, board_id))
+        while put < count:
+            slots = _ask(b, min(ASK_MAX, count - put))
+            got = fetch_tickets(url, board_id, key, [h for _slot, h in slots])
+            for (slot, h), t in zip(slots, got):
+                if t["nonce_commit"] != h:
+                    raise ClientError("the server answered a ticket for another nonce")
+                answer = b.request("TICKETS ADD %s %s %s" % (slot, t["id"], t["secret"]))
+                if not answer.startswith("OK TICKETS ADD"):
+                    raise LinkError("board %s refused ticket %s: %s" % (board_id, t["id"],
+                                                                         answer))
+                put += 1
+        ready = b.request("TICKETS")
+    print("put %d ticket(s) from %s on board %s (%s)" % (put, url, board_id,
+                                                         " ".join(ready.split()[1:2])))
     return 0
 
 
