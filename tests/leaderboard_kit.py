@@ -74,6 +74,22 @@ class Api:
         return r.json()["entries"]
 
 
+_played = {}
+
+
+def _play(level, person, name, country, nonce, tid, secret, seed, board, start):
+    """One ranked game and its points, remembered: the tests of both databases get the same
+    tickets (see SeededTokens), so each game is played once per session."""
+    from bgboard.ranked import play_ranked, verify_ranked
+    key = (level, person, name, country, nonce, tid, secret, seed, board, start)
+    if key not in _played:
+        text = play_ranked(level, person, name, country, nonce=nonce,
+                           ticket=(tid, secret) if tid else None, person_seed=seed,
+                           board=board, start=start)
+        _played[key] = (text, verify_ranked(text).points)
+    return _played[key]
+
+
 def ranked(tickets, level=1, name="ANN", country="NZ", board="B1", win=True, minute=0):
     """(text, ticket) of a finished ranked game against the level-LEVEL bot on BOARD. TICKETS
     is a list of (id, secret, nonce) from Api.tickets, used from the front (the dice follow
@@ -81,18 +97,29 @@ def ranked(tickets, level=1, name="ANN", country="NZ", board="B1", win=True, min
     drops a game: it still counted as played), or None for a game without a ticket. The
     person's side is the level-6 bot for a win, level 1 for a loss; win=None takes the
     first game whatever its result."""
-    from bgboard.ranked import play_ranked, verify_ranked
     pool = tickets if tickets is not None else [None] * 8
+    rng = random.Random(repr((level, name, country, board, minute)))
     while pool:
         ticket = pool.pop(0)
-        tid, secret, nonce = ticket if ticket else (None, None, os.urandom(32))
+        tid, secret, nonce = ticket if ticket else (None, None, rng.randbytes(32))
         for seed in (1, 2):
-            text = play_ranked(level, 1 if win is False else 6, name, country, nonce=nonce,
-                               ticket=(tid, secret) if tid else None, person_seed=seed,
-                               board=board, start=START % minute)
-            if win is None or (verify_ranked(text).points > 0) == win:
+            text, points = _play(level, 1 if win is False else 6, name, country, nonce, tid,
+                                 secret, seed, board, START % minute)
+            if win is None or (points > 0) == win:
                 return text, ticket
     raise AssertionError("the tickets ran out before a %s" % ("win" if win else "loss"))
+
+
+class SeededTokens:
+    """Stands in for the `secrets` module in the server's service while a test runs against
+    each database, so that both issue the same ticket ids and secrets (and the same ranked
+    games can be replayed against both): seeded randomness, nothing else changed."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def token_hex(self, n):
+        return self.rng.randbytes(n).hex()
 
 
 def payloads(text):

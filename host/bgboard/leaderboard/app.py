@@ -107,7 +107,7 @@ def build(url=None):
         g = await run_in_threadpool(service.game, engine, request.path_params["game_id"])
         if g is None:
             raise HTTPException(404, "no such game")
-        fr, names = await run_in_threadpool(render.frames, g["record"])
+        fr, names = await run_in_threadpool(service.with_bgcore, render.frames, g["record"])
         return g, fr, (g["name"] or names[0], names[1])
 
     async def game_page(request):

@@ -6,6 +6,7 @@ keeps nothing between calls, so any number of workers can share one database."""
 import hashlib
 import hmac
 import secrets
+import threading
 import time
 import unicodedata
 
@@ -137,10 +138,22 @@ class Verdict:
             setattr(self, f, kw.get(f))
 
 
+# bgcore reuses preallocated module-level buffers (it is made for a 240 KB heap), so one process
+# replays one record at a time; the GIL would serialise the work anyway, and workers (processes)
+# are what scale
+_BGCORE = threading.Lock()
+
+
+def with_bgcore(fn, *args):
+    """fn(*args) while no other thread of this process runs bgcore."""
+    with _BGCORE:
+        return fn(*args)
+
+
 def replay_ranked(text):
     """The ranked replay of `bgboard verify --ranked`, as a Verdict."""
     from bgboard.ranked import verify_ranked
-    v = verify_ranked(text)
+    v = with_bgcore(verify_ranked, text)
     get = v.get if isinstance(v, dict) else (lambda k: getattr(v, k, None))
     out = Verdict(**{f: get(f) for f in Verdict.FIELDS})
     if out.won is None:
