@@ -115,6 +115,13 @@ def test_submit_sends_records_once_and_the_name_reaches_the_page(tmp_path):
             entries = json.loads(r.read())["entries"]
         assert [(e["name"], e["country"], e["games_played"]) for e in entries] == [
             ("KIRI", "NZ", 8)]
+        # a laptop playing ranked games on the server's tickets, as a registered board would
+        out = _bgboard(env, "selfplay", "--ranked", "--level", "1", "--games", "2", "--seed",
+                       "3", "--out", str(tmp_path / "laptop"), "--server", url)
+        assert out.returncode == 0, out.stderr
+        made = sorted(str(p) for p in (tmp_path / "laptop").iterdir())
+        out = _bgboard(env, "leaderboard", "submit", "--server", url, *made)
+        assert "2 accepted, 0 rejected" in out.stdout, out.stdout
         down = _bgboard(env, "leaderboard", "submit", "--server", "http://127.0.0.1:%d"
                         % free_port(), files[0])
         assert down.returncode == 1 and "cannot reach the leaderboard server" in down.stderr

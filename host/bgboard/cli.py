@@ -235,6 +235,8 @@ def build_parser():
                     help="--ranked: the bot level that plays the person's side")
     sp.add_argument("--name", help="--ranked: the name written after a win (A-Z 0-9 space - .)")
     sp.add_argument("--country", help="--ranked: the ISO 3166-1 alpha-2 country after a win")
+    sp.add_argument("--server", metavar="URL", help="--ranked: play on tickets from this "
+                    "leaderboard server, as a board registered there (the laptop registers once)")
     sp.add_argument("--out", required=True, help="directory for the records")
     sp.set_defaults(func=_selfplay)
 

@@ -119,6 +119,33 @@ def fetch_tickets(url, board_id, key, nonce_commits):
     return answer["tickets"]
 
 
+def laptop_tickets(server, nonces):
+    """(board id, [(ticket id, secret bytes)]): tickets for games this laptop plays as a board
+    of its own (`bgboard selfplay --ranked --server URL`), one per nonce, registered on first
+    use under a random board id kept in the state file."""
+    import secrets
+    state = load_state()
+    url, entry = _server(state, server)
+    board_id = entry.get("laptop")
+    if not board_id or board_id not in entry["boards"]:
+        board_id = "laptop-" + secrets.token_hex(6)
+        status, answer = call(url, "/api/boards", {"board_id": board_id,
+                                                  "display": "selfplay " + board_id})
+        if status != 201:
+            raise ClientError("the server refused to register %s: %s"
+                              % (board_id, answer.get("error")))
+        entry["boards"][board_id] = answer["key"]
+        entry["laptop"] = board_id
+        save_state(state)
+    out = []
+    for i in range(0, len(nonces), 50):
+        part = nonces[i:i + 50]
+        got = fetch_tickets(url, board_id, entry["boards"][board_id],
+                            [hashlib.sha256(n).hexdigest() for n in part])
+        out += [(t["id"], bytes.fromhex(t["secret"])) for t in got]
+    return board_id, out
+
+
 ASK_MAX = 20        # nonces a board hands out per TICKETS ASK (docs/protocol.md)
 
 
