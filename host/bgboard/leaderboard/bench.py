@@ -181,6 +181,7 @@ def run(games=40, seed=2026, workers=(1, 2, 4), out=None):
     if "postgresql" in base and base.get("sqlite"):
         print("postgresql / sqlite, one worker: %.2f" % (base["postgresql"] / base["sqlite"]),
               file=out)
-    print("(%d cores here; a worker replays one record at a time)" % (os.cpu_count() or 1),
-          file=out)
+    print("(%d cores here, load average %.1f at the end: other programs' work slows every "
+          "figure alike; a worker replays one record at a time)"
+          % (os.cpu_count() or 1, os.getloadavg()[0]), file=out)
     return 0
