@@ -17,6 +17,7 @@ DEFAULTS = {
     "confirm": 0,         # 1: a complete play is confirmed by itself (no OK needed)
     "forced": 1,          # 1: a forced play is made by itself
     "real": 0,            # 1: players roll real dice and key in the numbers
+    "ranked": 0,          # 1: a new game against the bot is ranked (bgapp.rankplay)
     "bright": -1,         # -1: the profile's default
     "current": "",        # the record in progress
     "next": 1,            # number of the next record

@@ -253,7 +253,7 @@ def _tickets(self, args):
         for slot, digest in made:
             self.send("NONCE %d %s" % (slot, digest))
     elif sub == "ADD" and len(args) == 4:
-        from bgcore.ranked import check_ticket_id
+        from bgcore.rankfields import check_ticket_id
         slot, tid, secret = args[1], args[2], args[3].lower()
         try:
             check_ticket_id(tid)
