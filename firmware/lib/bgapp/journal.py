@@ -23,6 +23,7 @@ DEFAULTS = {
     "next": 1,            # number of the next record
     "name": "",           # the last name and country entered after a ranked win
     "country": "",
+    "entry": "",          # the name entry in progress (bgapp.naming.Entry.saved())
 }
 
 

@@ -141,24 +141,6 @@ class Tickets:
                     return None
         return None
 
-    # ---- the name entry in progress (bgapp.naming.Entry.saved()) ---------------------------
-    def keep_entry(self, text):
-        self._write("entry", [[text]])
-
-    def entry(self):
-        try:
-            with open(self.dir + "/entry") as f:
-                return f.read().rstrip("\n")
-        except OSError:
-            return None
-
-    def forget_entry(self):
-        try:
-            os.remove(self.dir + "/entry")
-            self.hal.sync()
-        except OSError:
-            pass
-
     def forget_game(self):
         try:
             os.remove(self.dir + "/game")

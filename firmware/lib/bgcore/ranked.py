@@ -149,3 +149,10 @@ def person_won(rep):
     if winner != 0 or how == "resign":
         return 0, bot_pips
     return points, bot_pips
+
+
+def due(rep):
+    """Is this a ranked win, revealed, whose name and country are still to be entered?"""
+    got = rep.ranked
+    return ("SEED" in got and "UNRANK" not in got and "NAME" not in got and not rep.ended
+            and person_won(rep)[0] > 0)
