@@ -117,6 +117,13 @@ class Journal:
         self.f.flush()
         self.hal.sync()
 
+    def finish(self):
+        """The record is complete: its file is closed (LOGS no longer calls it open) and its
+        name stays, for STATE."""
+        if self.f:
+            self.f.close()
+        self.f = None
+
     def close(self):
         if self.f:
             self.f.close()

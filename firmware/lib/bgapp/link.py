@@ -136,7 +136,8 @@ class Link:
         self.send("LOGS %d" % len(names))
         for n in names:
             size, digest = self._digest(j.path(n))
-            self.send("LOG %s %d %s%s" % (n, size, digest, " open" if n == j.name else ""))
+            self.send("LOG %s %d %s%s" % (n, size, digest,
+                                          " open" if n == j.name and j.f else ""))
 
     def _digest(self, path):
         h = hashlib.sha256()
