@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from bgcore import ranked as rk
+from bgcore import rankfields as rf
 from bgcore.position import Position
 from bgcore.record import Writer, checked_lines
 from bgboard.ranked import play_ranked, verify_ranked
@@ -71,6 +72,20 @@ def test_hmac_and_dice_are_the_documented_ones():
     assert rk.bot_seed(seed, 7) == int.from_bytes(h[:4], "big") & 0x3FFFFFFF
 
 
+def test_a_reused_bot_plays_as_a_new_one(won):
+    # the board re-seeds one Bot per level instead of making one per play: same plays
+    from bgcore.bot import Bot
+    from bgcore.record import replay
+    rep = replay(won)[0]
+    seed = rk.make_seed(bytes(32))
+    for level in (1, 3, 5):
+        reused = Bot(level, 99)
+        for r, (player, kind, data) in enumerate(x for x in rep.history[0] if x[1] == "move"):
+            dice, before, play, text = data
+            assert rk.bot_play(level, seed, r, before, *dice, bot=reused) == \
+                Bot(level, rk.bot_seed(seed, r)).choose(before, *dice)
+
+
 def test_dice_are_fair():
     # 36 outcomes over 18,000 rolls of one seed: chi-square with 35 degrees of freedom stays
     # under 66.6 (p = 0.001) for fair dice; a biased mapping (say b % 6 of every byte) fails
@@ -89,11 +104,12 @@ def test_micropython_derives_the_same_dice_bot_seeds_and_countries(tmp_path):
     script = tmp_path / "dice.py"
     script.write_text(
         "from bgcore import ranked as rk\n"
+        "from bgcore import rankfields as rf\n"
         "s = rk.make_seed(bytes(range(32)), bytes(16))\n"
         "print(rk.commitment(s))\n"
         "print([rk.dice(s, r) for r in range(60)])\n"
         "print([rk.bot_seed(s, r) for r in range(10)])\n"
-        "print([rk.is_country(c) for c in ('NZ', 'ZN', 'DA', 'AD', 'ZW', 'nz')])\n"
+        "print([rf.is_country(c) for c in ('NZ', 'ZN', 'DA', 'AD', 'ZW', 'nz')])\n"
         "print(rk.hexs(rk.hmac_sha256(bytes(100), b'msg')))\n")
     r = run_micropython(script, heap="64k")
     assert r.returncode == 0, r.stderr
@@ -108,7 +124,7 @@ def test_micropython_derives_the_same_dice_bot_seeds_and_countries(tmp_path):
 def test_the_country_list_is_iso_3166_1():
     pycountry = pytest.importorskip("pycountry")
     codes = sorted(c.alpha_2 for c in pycountry.countries)
-    assert rk.COUNTRIES == "".join(codes)
+    assert rf.COUNTRIES == "".join(codes)
 
 
 def test_a_ranked_record_verifies_with_its_header_reveal_and_name(won):

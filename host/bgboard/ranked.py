@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass, field
 
 from bgcore import ranked as rk
+from bgcore import rankfields as rf
 from bgcore.match import GAME_OVER, MATCH_OVER, MOVE, OPENING, TURN, NOCUBE, Rules
 from bgcore.record import RecordError, Replay, Writer, checked_lines, parse_header
 
@@ -74,9 +75,9 @@ def _header(payload, res):
         raise _Reject("line 1: header level=%s is not a bot level 1-6" % lv[:10])
     res.level = int(lv)
     try:
-        res.commit = rk.check_commit(info.get("commit", ""))
+        res.commit = rf.check_commit(info.get("commit", ""))
         t = info.get("ticket", "-")
-        res.ticket = None if t == "-" else rk.check_ticket_id(t)
+        res.ticket = None if t == "-" else rf.check_ticket_id(t)
     except ValueError as e:
         raise _Reject("line 1: header: %s" % e)
     if rules != Rules(NOCUBE):
@@ -167,7 +168,7 @@ def _revealed_seed(lines, res):
                           % (no, " ".join(words[1:]) or "no reason"))
         if words and words[0] == "SEED":
             try:
-                nonce, secret = rk.parse_reveal(words)
+                nonce, secret = rf.parse_reveal(words)
             except ValueError as e:
                 raise _Reject("line %d: %s" % (no, e))
             seed = rk.make_seed(nonce, secret)
@@ -206,9 +207,9 @@ def _after_game(kind, payload, no, rep, res, seen):
         value = payload[len(kind) + 1:]      # as written: spaces count
         try:
             if kind == "NAME":
-                res.name = rk.check_name(value)
+                res.name = rf.check_name(value)
             else:
-                res.country = rk.check_country(value)
+                res.country = rf.check_country(value)
         except ValueError as e:
             raise _Reject("line %d: %s" % (no, e))
     seen.append(kind)
@@ -224,9 +225,9 @@ def play_ranked(level, person_level=6, name=None, country=None, nonce=None, tick
     lines). `ticket` is (id, secret bytes) or None. Returns the record's text."""
     from bgcore.bot import Bot
     if name is not None:
-        name = rk.check_name(name)
+        name = rf.check_name(name)
     if country is not None:
-        rk.check_country(country)
+        rf.check_country(country)
     tid, secret = ticket if ticket else ("", b"")
     game = rk.Ranked(level, nonce if nonce is not None else os.urandom(32), secret, tid)
     person = Bot(person_level, person_seed)
@@ -260,7 +261,7 @@ def play_ranked(level, person_level=6, name=None, country=None, nonce=None, tick
     emit("END %d %d %s" % (winner, points, how))
     emit(game.reveal())
     if winner == 0 and name is not None and country is not None:
-        for line in rk.name_lines(name, country):
+        for line in rf.name_lines(name, country):
             emit(line)
     emit("MATCHEND %d %d %d" % (winner, m.score[0], m.score[1]))
     return "".join(out)
@@ -336,7 +337,7 @@ def standing(path, boards, results):
 
 def country_label(code):
     """'NZ' -> '🇳🇿 New Zealand' (the flag from the code's regional indicator letters)."""
-    if not code or len(code) != 2 or not rk.is_country(code):
+    if not code or len(code) != 2 or not rf.is_country(code):
         return code or "-"
     flag = "".join(chr(0x1F1E6 + ord(c) - ord("A")) for c in code)
     try:
@@ -395,8 +396,8 @@ def run_selfplay(args):
               file=sys.stderr)
         return 2
     try:
-        name = rk.check_name(args.name) if args.name is not None else None
-        country = rk.check_country(args.country) if args.country is not None else None
+        name = rf.check_name(args.name) if args.name is not None else None
+        country = rf.check_country(args.country) if args.country is not None else None
     except ValueError as e:
         print("bgboard selfplay: %s" % e, file=sys.stderr)
         return 2

@@ -1,7 +1,7 @@
 # The board's best wins: for each bot level the top 10 ranked wins on this board (name, country,
 # points, the bot's pips left, date), ranked by points, then pips (more first), then the earlier
 # game. Kept in /data/best.txt, a small file written atomically and ended by a check line; when
-# it is missing or damaged it is rebuilt by replaying the ranked records on flash.
+# it is missing or damaged it is rebuilt from the ranked records on flash.
 #
 #   BEST 1
 #   <level> <points> <pips> <record> <date|-> <country> <name>     (one line per entry)
@@ -94,7 +94,7 @@ class Best:
         return rows.index(entry) + 1 if entry in rows else 0
 
     def rebuild(self):
-        """Replay every ranked record on flash for its result (the watchdog fed between them)."""
+        """Read every ranked record on flash for its result (the watchdog fed between them)."""
         self.levels = {}
         for name in self.journal.records():
             found = win_of(self.journal.path(name), name)
@@ -109,25 +109,53 @@ class Best:
 
 
 def win_of(path, name):
-    """(level, entry) for a finished ranked win with a name on flash, else None."""
-    from bgcore.record import replay, RecordError
-    from bgcore.ranked import person_won
+    """(level, entry) for a finished, named ranked win on flash, else None. The board trusts
+    its own records (each line's check still holds): the checkers are moved as the MOVE lines
+    say, without generating plays, so a rebuild needs little time and heap."""
+    from bgcore import Position
+    from bgcore.record import checked_lines, RecordError
+    info = {}
+    raw = bytearray(Position.initial().raw)      # player 0's side first
+    got = {}
     try:
         with open(path) as f:
-            head = f.readline()
-        if " ranked=1" not in head:
-            return None
-        with open(path) as f:
-            rep, info, torn = replay(f, history=False)
-    except (OSError, RecordError, ValueError):
+            for no, payload in checked_lines(f):
+                w = payload.split()
+                if no == 1:
+                    if " ranked=1" not in payload:
+                        return None
+                    for x in w:
+                        k, _, v = x.partition("=")
+                        info[k] = v
+                elif w[0] == "MOVE":
+                    side = w[1] == "1"
+                    if side:
+                        raw = raw[26:] + raw[:26]
+                    for st in w[2:]:
+                        s, _, t = st.partition("/")
+                        _step(raw, int(s), int(t))
+                    if side:
+                        raw = raw[26:] + raw[:26]
+                elif w[0] in ("END", "SEED", "NAME", "COUNTRY", "UNRANK"):
+                    got[w[0]] = w
+    except (OSError, RecordError, ValueError, IndexError):
         return None
-    got = rep.ranked
-    if "UNRANK" in got or "SEED" not in got or "NAME" not in got or "COUNTRY" not in got:
+    end = got.get("END")
+    if "UNRANK" in got or not end or end[1] != "0" or "SEED" not in got or "NAME" not in got \
+            or "COUNTRY" not in got or not info.get("level", "").isdigit():
         return None
-    points, pips = person_won(rep)
-    if not points or not info.get("level", "").isdigit():
-        return None
+    pips = 0
+    for q in range(1, 26):
+        pips += q * raw[26 + q]
     start = info.get("start", "-")
-    date = start[:10] if len(start) >= 10 else "-"
-    return int(info["level"]), (points, pips, name, date, got["COUNTRY"][1],
-                                " ".join(got["NAME"][1:]))
+    return int(info["level"]), (int(end[2]), pips, name, start[:10] if len(start) >= 10 else "-",
+                                got["COUNTRY"][1], " ".join(got["NAME"][1:]))
+
+
+def _step(raw, s, t):
+    # one checker of the side whose bytes come first from s to t, hitting a blot
+    raw[s] -= 1
+    raw[t] += 1
+    if t and raw[51 - t] == 1:
+        raw[51 - t] = 0
+        raw[51] += 1

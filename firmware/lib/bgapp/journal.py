@@ -17,11 +17,13 @@ DEFAULTS = {
     "confirm": 0,         # 1: a complete play is confirmed by itself (no OK needed)
     "forced": 1,          # 1: a forced play is made by itself
     "real": 0,            # 1: players roll real dice and key in the numbers
+    "ranked": 0,          # 1: a new game against the bot is ranked (bgapp.rankplay)
     "bright": -1,         # -1: the profile's default
     "current": "",        # the record in progress
     "next": 1,            # number of the next record
     "name": "",           # the last name and country entered after a ranked win
     "country": "",
+    "entry": "",          # the name entry in progress (bgapp.naming.Entry.saved())
 }
 
 
@@ -114,6 +116,13 @@ class Journal:
         self.f.write(line)
         self.f.flush()
         self.hal.sync()
+
+    def finish(self):
+        """The record is complete: its file is closed (LOGS no longer calls it open) and its
+        name stays, for STATE."""
+        if self.f:
+            self.f.close()
+        self.f = None
 
     def close(self):
         if self.f:

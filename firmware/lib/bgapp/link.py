@@ -136,7 +136,8 @@ class Link:
         self.send("LOGS %d" % len(names))
         for n in names:
             size, digest = self._digest(j.path(n))
-            self.send("LOG %s %d %s%s" % (n, size, digest, " open" if n == j.name else ""))
+            self.send("LOG %s %d %s%s" % (n, size, digest,
+                                          " open" if n == j.name and j.f else ""))
 
     def _digest(self, path):
         h = hashlib.sha256()
@@ -253,7 +254,7 @@ def _tickets(self, args):
         for slot, digest in made:
             self.send("NONCE %d %s" % (slot, digest))
     elif sub == "ADD" and len(args) == 4:
-        from bgcore.ranked import check_ticket_id
+        from bgcore.rankfields import check_ticket_id
         slot, tid, secret = args[1], args[2], args[3].lower()
         try:
             check_ticket_id(tid)

@@ -8,7 +8,7 @@
 #
 # The last name and country entered are offered first. Pure logic: no drawing, no flash.
 
-from bgcore.ranked import NAME_MAX, check_name, check_country, tidy_name
+from bgcore.rankfields import NAME_MAX, check_name, check_country, tidy_name
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWX"
 DIGITS = "0123456789-."

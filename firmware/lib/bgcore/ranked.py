@@ -15,25 +15,14 @@
 #           HMAC-SHA256(seed, "bot" | r as 4 bytes) (big-endian) & 0x3FFFFFFF
 #   reveal  SEED <nonce hex> <secret hex or ->, after END: the game can no longer change
 #   name    NAME <1-12 of A-Z 0-9 space - .>, COUNTRY <ISO 3166-1 alpha-2>, after a win
+#           (their checks, and those of the reveal and ticket ids: bgcore.rankfields)
 #   unrank  UNRANK <hint|real|level>: from there on the game is an ordinary one
 
 import hashlib
 import binascii
 
 SEED_TAG = b"bgboard ranked seed 1"
-NAME_MAX = 12
-NAME_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -."
 UNRANK_REASONS = ("hint", "real", "level", "seed")
-
-# ISO 3166-1 alpha-2, officially assigned codes, two letters each, sorted
-COUNTRIES = (
-    "ADAEAFAGAIALAMAOAQARASATAUAWAXAZBABBBDBEBFBGBHBIBJBLBMBNBOBQBRBSBTBVBWBYBZCACCCDCFCGCHCI"
-    "CKCLCMCNCOCRCUCVCWCXCYCZDEDJDKDMDODZECEEEGEHERESETFIFJFKFMFOFRGAGBGDGEGFGGGHGIGLGMGNGPGQ"
-    "GRGSGTGUGWGYHKHMHNHRHTHUIDIEILIMINIOIQIRISITJEJMJOJPKEKGKHKIKMKNKPKRKWKYKZLALBLCLILKLRLS"
-    "LTLULVLYMAMCMDMEMFMGMHMKMLMMMNMOMPMQMRMSMTMUMVMWMXMYMZNANCNENFNGNINLNONPNRNUNZOMPAPEPFPG"
-    "PHPKPLPMPNPRPSPTPWPYQARERORSRURWSASBSCSDSESGSHSISJSKSLSMSNSOSRSSSTSVSXSYSZTCTDTFTGTHTJTK"
-    "TLTMTNTOTRTTTVTWTZUAUGUMUSUYUZVAVCVEVGVIVNVUWFWSYEYTZAZMZW")
-
 
 def hexs(data):
     return binascii.hexlify(data).decode()
@@ -87,11 +76,18 @@ def bot_seed(seed, r):
     return (h[0] << 24 | h[1] << 16 | h[2] << 8 | h[3]) & 0x3FFFFFFF
 
 
-def bot_play(level, seed, r, pos, d1, d2):
+def bot_play(level, seed, r, pos, d1, d2, bot=None):
     """The level-L bot's play of roll r (None: no legal play): what the board plays and what a
-    replay requires."""
-    from bgcore.bot import Bot
-    return Bot(level, bot_seed(seed, r)).choose(pos, d1, d2)
+    replay requires, Bot(level, bot_seed(seed, r)).choose(pos, d1, d2). `bot`: a Bot of that
+    level to reuse (on the board: no new one, with its buffers, per play), re-seeded as the
+    constructor seeds it (the tests hold the two ways to the same plays)."""
+    s = bot_seed(seed, r)
+    if bot is None or bot.level != level:
+        from bgcore.bot import Bot
+        bot = Bot(level, s)
+    else:
+        bot._x = s & 0x3FFFFFFF or 1
+    return bot.choose(pos, d1, d2)
 
 
 # ---- header fields and lines ------------------------------------------------------------------
@@ -102,91 +98,6 @@ def header_fields(level, seed, ticket_id=""):
 
 def reveal_line(nonce, secret=b""):
     return "SEED %s %s" % (hexs(nonce), hexs(secret) if secret else "-")
-
-
-def parse_reveal(words):
-    """(nonce, secret) from the words of a SEED line; ValueError says what is wrong."""
-    if len(words) != 3:
-        raise ValueError("a SEED line is 'SEED <nonce> <ticket secret or ->'")
-    nonce = _unhex(words[1], 32, "the revealed nonce")
-    secret = b"" if words[2] == "-" else _unhex(words[2], 16, "the revealed ticket secret")
-    return nonce, secret
-
-
-def _unhex(text, n, what):
-    if len(text) != 2 * n or not _hex(text):
-        raise ValueError("%s is not %d hex digits" % (what, 2 * n))
-    return binascii.unhexlify(text)
-
-
-def _hex(text):
-    for c in text:
-        if c not in "0123456789abcdef":
-            return False
-    return True
-
-
-def check_commit(text):
-    if len(text) != 64 or not _hex(text):
-        raise ValueError("commit=%s is not a SHA-256 in 64 lower-case hex digits" % text[:70])
-    return text
-
-
-def check_ticket_id(text):
-    """A ticket id: 1-24 letters, digits, '-' or '_'."""
-    if not 1 <= len(text) <= 24:
-        raise ValueError("a ticket id has 1 to 24 characters")
-    for c in text:
-        if not (c.isalpha() or c.isdigit() or c in "-_") or ord(c) > 126:
-            raise ValueError("a ticket id holds only letters, digits, '-' and '_'")
-    return text
-
-
-def check_name(text):
-    """The name as the record keeps it, or ValueError saying what is wrong."""
-    if not text or not text.strip():
-        raise ValueError("the name is empty")
-    if len(text) > NAME_MAX:
-        raise ValueError("a name has at most %d characters, not %d" % (NAME_MAX, len(text)))
-    for c in text:
-        if c not in NAME_CHARS:
-            raise ValueError("%r is not allowed in a name (A-Z, 0-9, space, '-', '.')" % c)
-    if text != text.strip() or "  " in text:
-        raise ValueError("a name has no leading, trailing or double spaces")
-    return text
-
-
-def tidy_name(text):
-    """What a person typed, as a name: upper case, spaces trimmed and single."""
-    return " ".join(text.upper().split())
-
-
-def check_country(code):
-    if len(code) != 2 or not code.isalpha() or code.upper() != code or not is_country(code):
-        raise ValueError("%r is not an ISO 3166-1 alpha-2 country code" % code[:8])
-    return code
-
-
-def is_country(code):
-    i = COUNTRIES.find(code)
-    while i >= 0:
-        if i % 2 == 0:
-            return True
-        i = COUNTRIES.find(code, i + 1)
-    return False
-
-
-def country_index(code):
-    """The code's place in COUNTRIES (for stepping through them with keys), -1 if none."""
-    i = COUNTRIES.find(code)
-    while i >= 0 and i % 2:
-        i = COUNTRIES.find(code, i + 1)
-    return i // 2 if i >= 0 else -1
-
-
-def country_at(k):
-    k %= len(COUNTRIES) // 2
-    return COUNTRIES[2 * k:2 * k + 2]
 
 
 # ---- a ranked game as it is played ------------------------------------------------------------
@@ -211,10 +122,10 @@ class Ranked:
         """The next roll's dice."""
         return dice(self.seed, rep.rolls)
 
-    def bot_play(self, rep):
+    def bot_play(self, rep, bot=None):
         m = rep.match
         d1, d2 = m.dice
-        return bot_play(self.level, self.seed, rep.rolls - 1, m.pos, d1, d2)
+        return bot_play(self.level, self.seed, rep.rolls - 1, m.pos, d1, d2, bot)
 
     def reveal(self):
         return reveal_line(self.nonce, self.secret)
@@ -223,11 +134,6 @@ class Ranked:
         """Does the header of a record (its parsed fields) commit to this seed?"""
         return info.get("commit") == commitment(self.seed) and \
             info.get("level") == str(self.level)
-
-
-def name_lines(name, country):
-    """The payloads of the NAME and COUNTRY lines (ValueError for a bad name or country)."""
-    return ("NAME " + check_name(name), "COUNTRY " + check_country(country))
 
 
 def person_won(rep):
@@ -243,3 +149,10 @@ def person_won(rep):
     if winner != 0 or how == "resign":
         return 0, bot_pips
     return points, bot_pips
+
+
+def due(rep):
+    """Is this a ranked win, revealed, whose name and country are still to be entered?"""
+    got = rep.ranked
+    return ("SEED" in got and "UNRANK" not in got and "NAME" not in got and not rep.ended
+            and person_won(rep)[0] > 0)
