@@ -138,6 +138,12 @@ def test_bad_bodies_get_one_line_answers(api):
              r"at most 16384")]:
         r = api.http.post(path, content=body)
         assert r.status_code == status and re.search(pattern, r.json()["error"]), (path, r.text)
+    # a board cannot hoard tickets: at most 200 unused at once
+    for _ in range(4):
+        api.tickets("B1", key, 50)
+    r = api.http.post("/api/tickets", json={"board_id": "B1", "key": key,
+                                            "nonce_commits": ["b" * 64]})
+    assert r.status_code == 429 and "already holds 200 unused tickets" in r.json()["error"]
     assert api.http.get("/level/7").status_code == 404
     assert api.http.get("/game/999").status_code == 404
     assert api.http.get("/api/level/0").status_code == 404

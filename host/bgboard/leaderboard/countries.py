@@ -1,8 +1,8 @@
 """Countries as the leaderboard shows them: the ISO 3166-1 alpha-2 code the board records
-(bgcore.ranked keeps the list), its name (pycountry) and its flag (the pair of Unicode regional
+(bgcore.rankfields keeps the list), its name (pycountry) and its flag (the pair of Unicode regional
 indicator letters that browsers draw as the country's flag)."""
 
-from bgcore.ranked import is_country
+from bgcore.rankfields import is_country
 
 
 def name(code):
