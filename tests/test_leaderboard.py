@@ -172,6 +172,8 @@ def test_hostile_names_are_refused_or_shown_as_text(api):
     page = api.http.get("/game/%d" % a["id"]).text
     assert str(escape(HOSTILE["html"])) in page                     # shown as text ...
     assert "<script>alert" not in page                              # ... never as markup
+    csp = api.http.get("/game/%d" % a["id"]).headers["content-security-policy"]
+    assert "script-src 'self'" in csp                               # nor run if it were
     status, b = api.submit(ranked(api.tickets("H1", keys["sql"], 4), board="H1",
                                   name="BOBBY")[0])
     assert status == 201
