@@ -9,7 +9,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from bgboard.archive import archive_root, data_dir
+from bgboard.archive import archive_root
+from bgboard.paths import data_dir
 
 TIMEOUT = 60.0
 
@@ -157,7 +158,7 @@ def _ask(board, n):
         raise LinkError("the board did not hand out nonces: %s" % first)
     out = []
     for _ in range(n):
-        words = board.answer().split()
+        words = board.body_line().split()
         if len(words) != 3 or words[0] != "NONCE":
             raise LinkError("the board sent %r instead of a NONCE line" % " ".join(words))
         out.append((words[1], words[2]))

@@ -4,7 +4,7 @@ The schema is created on start; nothing is kept in the process between requests.
 
 import sqlalchemy as sa
 
-from bgboard.archive import data_dir
+from bgboard.paths import data_dir
 
 metadata = sa.MetaData()
 
