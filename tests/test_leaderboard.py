@@ -101,6 +101,10 @@ def test_forged_records_and_misused_tickets_are_rejected(api):
     tid, secret, _nonce = t1[0]
     refused(ranked([(tid, secret, bytes(range(32)))], win=None)[0],
             r"nonce is not the one the board committed")
+    # the right ticket and nonce with a secret of one's own (a seed one could try in advance)
+    tid, _secret, nonce = t1[1]
+    refused(ranked([(tid, bytes(16), nonce)], win=None)[0],
+            r"reveals a secret for ticket %s that is not the ticket's" % tid)
     # the ticket used twice: the first game counts, a second game on it does not
     status, a = api.submit(good)
     assert status == 201
