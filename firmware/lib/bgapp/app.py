@@ -11,12 +11,13 @@
 #   view_cube.py   a person answering a double: take, drop, beaver
 #   view_bot.py    the computer's turn (it acts by itself)   view_anim.py  a play shown step by step
 #   view_over.py   game or match over: OK for the next       view_demo.py  DEMO games
+#   view_name.py   a name and country after a ranked win     view_best.py  the best ranked wins
 # MENU and PIPS are the dispatcher's own (they work on every screen); while a demo runs every key
 # goes to the demo. The menu, pips and demo views are loaded when shown and dropped from RAM when
 # left (load, unload): a game runs without their code on the heap.
 #
 # The view interface (a class per view, one instance each, made here):
-#   name             STATE's view= ("menu", "play" or "pips")
+#   name             STATE's view= ("menu", "play", "pips", "name" or "best")
 #   playing          True for a view of the game in progress (keys wait while the timer runs)
 #   waits            "player" or "board": whom the board waits for (STATE's wait=)
 #   enter()          became the game's view after a change (App.changed): set up its own state
