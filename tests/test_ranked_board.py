@@ -13,6 +13,7 @@ import sys
 from bgcore import Position
 from bgcore.bot import Bot
 from bgboard.ranked import verify_ranked
+from conftest import ROOT
 from test_vboard import Client, board, golden_image, key_for  # noqa: F401  (fixtures)
 
 
@@ -132,6 +133,44 @@ def type_name(c, name_keys, country_keys):
     keys(c, "OK")
 
 
+def font_rows(text):
+    """The pixels the board's 3x5 font lights for `text` on the top five rows of a 16x16 panel."""
+    sys.path.insert(0, str(ROOT / "firmware" / "lib"))
+    from bgapp import font
+
+    class Frame:
+        w = h = 16
+
+        def __init__(self):
+            self.lit = set()
+
+        def put(self, n, rgb):
+            self.lit.add(n)
+
+    f = Frame()
+    font.text(f, text, 0, 0, (1, 1, 1))
+    return f.lit
+
+
+def panel_text_rows(c, timeout=10):
+    """The lit pixels of the top five rows in the board's latest LED frame (WATCH)."""
+    import time
+    c.events.clear()
+    c.cmd("STATE")
+    t0 = time.monotonic()
+    frame = None
+    while time.monotonic() - t0 < timeout:
+        leds = [e for e in c.events if e.startswith("!LED ")]
+        if leds:
+            frame = bytes.fromhex(leds[-1].split()[2])
+            break
+        line = c.readline(timeout)
+        if line.startswith("!"):
+            c.events.append(line)
+    assert frame, "no LED frame"
+    return {n for n in range(16 * 5) if any(frame[3 * n:3 * n + 3])}
+
+
 ANN_LEE = ("P1", "P14", "P14", "HINT", "P12", "P5", "P5")   # A N N space L E E
 NZ = ("P14", "OFF")
 
@@ -156,8 +195,13 @@ def test_a_ranked_game_won_named_pulled_and_verified(board, tmp_path):  # noqa: 
     assert st["entry"] == "name,-"
     # a refusal: an empty name
     assert c.cmd("KEY OK") == "NO KEY OK the name is empty"
+    # the name on the panel as it is typed: "ANN " in the 3x5 font on the top rows
+    keys(c, *ANN_LEE[:4])
+    assert panel_text_rows(c) == font_rows("ANN ")
+    keys(c, *ANN_LEE[4:])
+    assert panel_text_rows(c) == font_rows("ANN ")          # the second row has " LEE"
     c.events.clear()
-    type_name(c, ANN_LEE, NZ)
+    type_name(c, (), NZ)
     st = c.state()
     assert st["view"] == "best", st
     c.cmd("STATE")
