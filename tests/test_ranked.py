@@ -311,7 +311,8 @@ def test_other_forgeries_are_rejected(won):
     lines = payloads(won)
     end = _index(lines, "END ")
     # the bot resigning a backgammon
-    forged = lines[:_index(lines, "MOVE 1 ", 3)] + ["RESIGN 1 3", "END 0 3 resign"] + lines[end + 1:]
+    forged = (lines[:_index(lines, "MOVE 1 ", 3)] + ["RESIGN 1 3", "END 0 3 resign"]
+              + lines[end + 1:])
     assert "the bot never resigns" in _rejected(rechain(forged))
     # the game made unranked by a hint
     assert "unranked (hint)" in _rejected(rechain(lines[:5] + ["UNRANK hint"] + lines[5:]))

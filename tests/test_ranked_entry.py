@@ -36,7 +36,8 @@ def test_refusals_name_what_is_wrong():
     e = Entry()
     assert e.key("OK") == "the name is empty"
     assert e.key("HINT") == "no space here"
-    assert e.key("DOUBLE") is None and e.key("P20") == "not a character on this page (DOUBLE: letters)"
+    assert e.key("DOUBLE") is None
+    assert e.key("P20") == "not a character on this page (DOUBLE: letters)"
     for _ in range(12):
         assert e.key("P1") is None
     assert e.key("P2") == "a name has at most 12 characters"

@@ -1,5 +1,6 @@
 """`bgboard games`: the archive of pulled records (or any folder of records and .mat files) as
-a table: date, players, mode, result, points, file; files that do not verify are named."""
+a table: date, players, mode, result, points, file (a ranked game with its standing on its
+level's board); files that do not verify are named."""
 
 import sys
 from pathlib import Path
