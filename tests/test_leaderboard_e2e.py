@@ -1,7 +1,8 @@
 """The leaderboard end to end with the real commands: a server (`bgboard leaderboard serve`, its
 own process, SQLite), a virtual board (real MicroPython on a pty) registered with it and given
-tickets over the serial protocol (TICKETS ASK / ADD), ranked records submitted with `bgboard
-leaderboard submit` (accepted once, skipped the next time), and the name on the level's page."""
+tickets over the serial protocol (TICKETS ASK / ADD), a ranked game won on the board by KEY,
+pulled and submitted with `bgboard leaderboard submit` (accepted once, skipped the next time),
+and the name on the level's page."""
 
 import json
 import os
@@ -12,6 +13,7 @@ import urllib.request
 
 from leaderboard_kit import ranked
 from test_leaderboard import _serve, _wait_up
+from test_ranked_board import ANN_LEE, NZ, ranked_win, type_name
 from test_vboard import Client, board, golden_image  # noqa: F401  (fixtures)
 
 
@@ -20,12 +22,15 @@ def _bgboard(env, *args):
                           capture_output=True, text=True, timeout=120)
 
 
-def test_board_registers_takes_tickets_and_its_records_are_ranked(board, tmp_path):  # noqa: F811
+def test_a_win_on_the_board_reaches_the_page(board, tmp_path):  # noqa: F811
+    """Virtual board -> registered -> tickets -> a ranked game won on the board by KEY, the
+    name and country typed -> logs pull -> submit -> the name on the level's page."""
     from bgboard.leaderboard.pgtemp import free_port
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"))
     port = free_port()
     url = "http://127.0.0.1:%d" % port
-    server = _serve("sqlite:///%s" % (tmp_path / "lb.sqlite"), port)
+    db = "sqlite:///%s" % (tmp_path / "lb.sqlite")
+    server = _serve(db, port)
     try:
         _wait_up(server, port)
         link = str(board.link)
@@ -36,44 +41,50 @@ def test_board_registers_takes_tickets_and_its_records_are_ranked(board, tmp_pat
         assert out.returncode == 0, out.stderr
         again = _bgboard(env, "leaderboard", "register", "--port", link, "--server", url)
         assert again.returncode == 1 and "already registered" in again.stderr
-        out = _bgboard(env, "leaderboard", "tickets", "--port", link, "--count", "3")
+        out = _bgboard(env, "leaderboard", "tickets", "--port", link, "--count", "8")
         assert out.returncode == 0, out.stderr
-        assert "put 3 ticket(s)" in out.stdout and "ready=3" in out.stdout
+        assert "put 8 ticket(s)" in out.stdout and "ready=8" in out.stdout
 
-        # the board holds the tickets, each bound to a nonce it drew and only hashed out
+        # the person's side keyed in on the board (the level-6 bot's choices), until a win
         c = Client(board.link)
         c.hello()
-        info = c.cmd("TICKETS").split()
-        assert info[1] == "ready=3"
-        board_id = info[3].split("=", 1)[1]
+        assert c.cmd("FAST on") == "OK FAST on"
+        st, record = ranked_win(c, 1)
+        type_name(c, ANN_LEE, NZ)
+        board_id = c.cmd("TICKETS").split()[3].split("=", 1)[1]
         c.ser.close()
 
-        # the server's side: those tickets belong to this board. A record on them, made by the
-        # board's ranked code path (the board's own ranked play is issue 13's), is accepted
-        # through `submit`, and only once
+        out = _bgboard(env, "logs", "pull", "--port", link)
+        assert out.returncode == 0, out.stderr
+        out = _bgboard(env, "leaderboard", "submit", "--archive")
+        assert "%s: accepted: game 1, level 1, rank 1" % record in out.stdout, out.stdout
+        with urllib.request.urlopen(url + "/level/1") as r:
+            page = r.read().decode()
+        assert "ANN LEE" in page and "Virtual club" not in page
+        with urllib.request.urlopen(url + "/api/level/1") as r:
+            entries = json.loads(r.read())["entries"]
+        assert [(e["name"], e["country"], e["board"]) for e in entries] == [
+            ("ANN LEE", "NZ", "Virtual club")]
+        assert entries[0]["games_played"] == 8
+
+        # a laptop holding one of the board's tickets and its secret still cannot use it: the
+        # board's nonce for it never left the board
         from bgboard.leaderboard.db import engine_for, tickets
         import sqlalchemy as sa
-        engine = engine_for("sqlite:///%s" % (tmp_path / "lb.sqlite"))
+        engine = engine_for(db)
         with engine.connect() as conn:
-            rows = conn.execute(sa.select(tickets.c.ticket, tickets.c.secret,
-                                          tickets.c.board_id)).all()
+            free = conn.execute(sa.select(tickets.c.ticket, tickets.c.secret).where(
+                tickets.c.board_id == board_id, tickets.c.game_id.is_(None))).first()
         engine.dispose()
-        assert len(rows) == 3 and {r.board_id for r in rows} == {board_id}
-        # the board's nonces never leave it: a laptop holding a ticket's secret cannot make a
-        # record the server takes, because its nonce is not the committed one
-        forged = ranked([(rows[0].ticket, bytes.fromhex(rows[0].secret), os.urandom(32))],
+        forged = ranked([(free.ticket, bytes.fromhex(free.secret), os.urandom(32))],
                         board=board_id, win=None)[0]
         path = tmp_path / "forged.bgr"
         path.write_text(forged)
         out = _bgboard(env, "leaderboard", "submit", str(path))
         assert out.returncode == 1
         assert "rejected: the record's nonce is not the one the board committed" in out.stdout
-        assert "0 accepted, 1 rejected" in out.stdout
         out = _bgboard(env, "leaderboard", "submit", str(path))         # reported once
         assert out.returncode == 0 and "0 accepted, 0 rejected, 1 submitted before" in out.stdout
-        with urllib.request.urlopen(url + "/level/1") as r:
-            page = r.read().decode()
-        assert "no ranked wins yet" in page
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(30)
