@@ -4,7 +4,6 @@ records made through the board's own code path (bgboard.ranked.play_ranked) with
 server issued."""
 
 import hashlib
-import os
 import random
 
 import pytest

@@ -180,7 +180,7 @@ def frames(text, game=1):
 
 
 def run(source, move=None, output=None):
-    """`bgboard render`: a Position ID or a record file; prints one line and exits 1 on bad input."""
+    """`bgboard render`: a Position ID or a record file (one line and exit 1 on bad input)."""
     import os
     if os.path.exists(source):
         with open(source) as f:
