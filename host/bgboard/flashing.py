@@ -20,7 +20,6 @@ import io
 import json
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
