@@ -164,7 +164,7 @@ def build_parser():
     d.set_defaults(func=_demo)
 
     v = sub.add_parser("verify", help="replay a game record or .mat and check every move")
-    v.add_argument("file", help="a native record (.bgr) or a .mat file")
+    v.add_argument("file", help="a native record (.bgr), a .mat file or bgboard's JSON")
     v.add_argument("--jacoby", action="store_true", help="money .mat: apply the Jacoby rule")
     v.add_argument("--json", action="store_true", help="print one JSON object")
     v.set_defaults(func=_verify)
