@@ -112,7 +112,7 @@ def power_rows(prof):
 
 def other_connections(prof):
     lines = [
-        "74AHCT125 level shifter: pin 14 VCC to +5 V, pin 7 GND to GND, pin 1 (1OE) to GND, "
+        "74AHCT125 level shifter (in its DIP-14 socket): pin 14 VCC to +5 V, pin 7 GND to GND, pin 1 (1OE) to GND, "
         "pin 2 (1A) from GP%d, pin 3 (1Y) through a 330 Ω resistor to the panel's DIN; tie "
         "the unused inputs (pins 5, 9, 12) and enables (pins 4, 10, 13) to GND."
         % prof["panel"]["pin"],
@@ -178,6 +178,49 @@ class Svg:
         self.rect(x0, y - 10, w, 18, fill=colour, stroke=colour, rx=4)
         self.text(x0 + w / 2, y + 3.5, s, size=11.5, anchor="middle", fill="#fff", weight="bold")
 
+    def group(self, ident):
+        """Start a named group (a part's symbol); end it with end()."""
+        self.add('<g id="%s">' % ident)
+
+    def end(self):
+        self.add("</g>")
+
+    def resistor(self, x, y, label):
+        """A resistor along y from x to x + 60: leads and a box (IEC), its value above."""
+        self.group("resistor")
+        self.line(x, y, x + 15, y, stroke="#555", sw=1.5)
+        self.rect(x + 15, y - 6, 30, 12, fill="#fff", stroke="#333", sw=1.5)
+        self.line(x + 45, y, x + 60, y, stroke="#555", sw=1.5)
+        self.text(x + 30, y - 10, label, size=10.5, anchor="middle")
+        self.end()
+
+    def capacitor(self, x, y1, y2, label):
+        """A polarised capacitor on x from the + rail at y1 down to the - rail at y2: a
+        straight plate on +, a filled one on -, its value beside it."""
+        mid = (y1 + y2) / 2
+        self.group("capacitor")
+        self.line(x, y1, x, mid - 4, stroke="#555", sw=1.5)
+        self.line(x - 10, mid - 4, x + 10, mid - 4, stroke="#333", sw=2)
+        self.rect(x - 10, mid + 2, 20, 3, fill="#333", stroke="#333", sw=1)
+        self.line(x, mid + 5, x, y2, stroke="#555", sw=1.5)
+        self.text(x - 14, mid - 6, "+", size=11, anchor="end")
+        self.circle(x, y1, 2.2, fill="#555", stroke="#555")
+        self.circle(x, y2, 2.2, fill="#555", stroke="#555")
+        self.text(x + 16, mid + 4, label, size=10.5)
+        self.end()
+
+    def diode(self, x, y, label):
+        """A diode along y from x (anode) to x + 60 (cathode, the bar: the band on the part),
+        its type above."""
+        self.group("diode")
+        self.line(x, y, x + 20, y, stroke="#555", sw=1.5)
+        self.polyline([(x + 20, y - 7), (x + 20, y + 7), (x + 34, y), (x + 20, y - 7)],
+                      stroke="#333", fill="#333")
+        self.line(x + 35, y - 8, x + 35, y + 8, stroke="#333", sw=2.5)
+        self.line(x + 35, y, x + 60, y, stroke="#555", sw=1.5)
+        self.text(x + 28, y - 12, label, size=10.5, anchor="middle")
+        self.end()
+
     def render(self):
         head = ('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
                 'viewBox="0 0 %d %d" font-family="DejaVu Sans, Arial, sans-serif">'
@@ -217,7 +260,7 @@ def draw(prof, name):
     draw_pico(svg, prof, 460, 120)
     draw_panel(svg, prof, 800, 90)
     if prof["input"]["style"] == "matrix":
-        draw_matrix(svg, prof, 730, 600)
+        draw_matrix(svg, prof, 730, 640)
     else:
         draw_buttons(svg, prof, 800, 640)
     y = 110
@@ -256,7 +299,7 @@ def draw_pico(svg, prof, x, y):
                 label, colour = "GND", COLOURS["gnd"]
                 used = pin in power
             elif pin in power:
-                label = {"VSYS": "+5V via diode", "VBUS": "+5V", "3V3": "3V3"}[pname]
+                label = {"VSYS": "VSYS", "VBUS": "+5V", "3V3": "3V3"}[pname]
                 colour = COLOURS["3v3" if pname == "3V3" else "5v"]
                 used = True
             svg.circle(px, py, 6, fill="#fdd835" if used else "#e0e0e0", stroke="#555")
@@ -297,13 +340,19 @@ def draw_panel(svg, prof, x, y):
     svg.text(x + w * step / 2, top + h * step + 16, "near edge: player 0 sits here", size=11,
              anchor="middle", fill="#555")
     ly = top + h * step + 40
-    svg.tag(x, ly, "LED DATA", COLOURS["led"])
-    svg.text(x + 84, ly + 4, "→ 74AHCT125 → 330 Ω → DIN of the first LED", size=11)
-    svg.text(x + 84, ly + 18, "(green ring; the green line is the strip's order)", size=11,
-             fill="#444")
-    svg.tag(x, ly + 40, "+5V", COLOURS["5v"])
-    svg.tag(x + 44, ly + 40, "GND", COLOURS["gnd"])
-    svg.text(x + 94, ly + 44, "thick wires; 1000 µF across them at the panel", size=11)
+    svg.tag(x, ly, "DIN", COLOURS["led"])
+    svg.text(x + 44, ly + 4, "the first LED's data input (green ring), from the 330 Ω", size=11)
+    svg.text(x + 44, ly + 18, "resistor after the level shifter; the green line is the strip's "
+             "order", size=11, fill="#444")
+    rail5, railg = ly + 42, ly + 82
+    svg.tag(x, rail5, "+5V", COLOURS["5v"])
+    svg.tag(x, railg, "GND", COLOURS["gnd"])
+    for ry, kind, what in ((rail5, "5v", "the panel's +5V, thick wire"),
+                            (railg, "gnd", "the panel's GND, thick wire")):
+        svg.line(x + 44, ry, x + 240, ry, stroke=COLOURS[kind], sw=3)
+        svg.text(x + 246, ry + 4, what, size=11)
+    svg.capacitor(x + 90, rail5, railg, "1000 µF 10 V (stripe: −)")
+    ly += 60
     legend = [("points", "#f4e3c1"), ("bar", "#c7c7c7"), ("borne off", "#b7d7f0"),
               ("dice", "#fff3a0"), ("cube", "#f5c09a"), ("turn", "#d9b8f0"), ("spare", "#fff")]
     lx = x
@@ -377,7 +426,7 @@ def draw_level_shifter(svg, prof, x, y):
     svg.text(x, y, "Level shifter 74AHCT125 (3.3 V data → 5 V)", size=13, weight="bold")
     svg.rect(x + 90, y + 20, 120, 130, fill="#263238", stroke="#000", rx=4)
     svg.text(x + 150, y + 40, "74AHCT125", size=12, anchor="middle", fill="#fff")
-    pins = [(2, "1A", "LED DATA", "led", "in"), (3, "1Y", "DIN via 330 Ω", None, "out"),
+    pins = [(2, "1A", "LED DATA", "led", "in"), (3, "1Y", "DIN", None, "out"),
             (14, "VCC", "+5V", "5v", "in"), (7, "GND", "GND", "gnd", "in"),
             (1, "1OE", "GND", "gnd", "in")]
     for i, (num, pname, net, kind, _) in enumerate(pins):
@@ -387,8 +436,10 @@ def draw_level_shifter(svg, prof, x, y):
             svg.line(x + 76, py, x + 90, py, stroke=COLOURS[kind], sw=2)
             svg.tag(x + 76, py, net, COLOURS[kind], anchor="end")
         else:
-            svg.line(x + 210, py, x + 240, py, stroke=COLOURS["led"], sw=2)
-            svg.text(x + 244, py + 4, "→ panel DIN", size=11)
+            svg.line(x + 210, py, x + 222, py, stroke=COLOURS["led"], sw=2)
+            svg.resistor(x + 222, py, "330 Ω")
+            svg.line(x + 282, py, x + 292, py, stroke=COLOURS["led"], sw=2)
+            svg.tag(x + 292, py, net, COLOURS["led"])
     svg.text(x, y + 168, "pins 4, 5, 9, 10, 12, 13 to GND (unused gates)", size=11,
              fill="#444")
 
@@ -429,9 +480,14 @@ def draw_power(svg, prof, x, y):
         svg.text(x + 75, y + 58, "+  −", size=13, anchor="middle")
         svg.tag(x + 160, y + 34, "+5V", COLOURS["5v"])
         svg.tag(x + 160, y + 60, "GND", COLOURS["gnd"])
-        svg.text(x, y + 100, "+5V → panel, level shifter VCC, and 1N5817 → Pico VSYS (pin 39)",
-                 size=11)
-        svg.text(x, y + 116, "LEDs limited to %d mA by the firmware (power.budget_ma)"
+        svg.tag(x, y + 112, "+5V", COLOURS["5v"])
+        svg.line(x + 40, y + 112, x + 60, y + 112, stroke=COLOURS["5v"], sw=2)
+        svg.diode(x + 60, y + 112, "1N5817")
+        svg.line(x + 120, y + 112, x + 140, y + 112, stroke=COLOURS["5v"], sw=2)
+        svg.tag(x + 140, y + 112, "VSYS", COLOURS["5v"])
+        svg.text(x, y + 140, "the diode's band towards the Pico's VSYS (pin 39)", size=11)
+        svg.text(x, y + 156, "+5V also goes to the panel and the level shifter's VCC", size=11)
+        svg.text(x, y + 172, "LEDs limited to %d mA by the firmware (power.budget_ma)"
                  % power["budget_ma"], size=11, fill="#444")
     else:
         svg.text(x, y + 24, "From the laptop's USB port (%d mA), out of Pico pin 40 (VBUS):" %
