@@ -254,7 +254,15 @@ def draw_details(svg, lay, x, y):
         y += 15
     svg.text(x, y + 15, "LED pitch %s mm: the panel's %d columns are %s mm wide." % (
         mm(lay.pitch), lay.columns, mm(lay.panel.w)), size=11)
-    return y + 15
+    y += 15
+    if lay.oled:
+        svg.text(x, y + 15, "Display: the module's outline (%s x %s mm) under the top, and a "
+                 "%s x %s mm" % ((mm(lay.oled.w), mm(lay.oled.h))
+                                  + tuple(mm(v) for v in OLED_WINDOW_MM)), size=11)
+        svg.text(x, y + 30, "window centred on it; modules differ: measure where your "
+                 "glass sits.", size=11)
+        y += 30
+    return y
 
 
 def _names(keys):
