@@ -6,6 +6,7 @@ what the tool makes today and shows the figures a builder needs; the bill of mat
 switch for every key the layout places."""
 
 import csv
+import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -94,6 +95,25 @@ def test_a_key_half_a_pitch_off_is_nearer_the_next_point():
     faults = mechanical.check(prof)
     assert any(f.startswith("mechanical.keys.P1: at (139.5, 200) it is nearer point 2 than "
                             "its own point 1") for f in faults), faults
+
+
+@pytest.mark.parametrize("where,value", [
+    ("pitch_mm", "10"), ("pitch_mm", None), ("enclosure_mm", [200]), ("enclosure_mm", {}),
+    ("panel_mm", [-5, 0]), ("clearance_mm", True), ("switches", []), ("switches", {"6x6": [6]}),
+    ("keys", [1, 2]), ("keys", {"P1": ["6x6", 1]}), ("keys", {"P1": [["6x6"], 1, 2]}),
+    ("keys", {"P1": [None, 1, 2]}), ("oled_mm", [1, 2, 3]), ("oled_mm", "top"),
+    ("colour", "red"),
+])
+def test_a_malformed_layout_is_named_not_a_traceback(where, value, capsys, tmp_path):
+    prof = load("reference")
+    prof["mechanical"][where] = value
+    faults = mechanical.check(prof)
+    assert faults and all(f.startswith("mechanical.") for f in faults), faults
+    assert any(f.startswith("mechanical.%s" % where) for f in faults), faults
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(prof))
+    assert main(["hw", "check", str(path)]) == 1
+    assert "mechanical.%s" % where in capsys.readouterr().err
 
 
 def test_a_profile_without_a_layout_is_not_refused():

@@ -131,7 +131,7 @@ def check_form(profile):
         if not (isinstance(k, list) and len(k) == 3 and _nums(k[1:], 2, -10 ** 6)):
             faults.append("mechanical.keys.%s: %r is not [switch, x, y] (its centre in mm)"
                           % (name, k))
-        elif k[0] not in switches:
+        elif not isinstance(k[0], str) or k[0] not in switches:
             faults.append("mechanical.keys.%s: no switch %r in mechanical.switches (%s)"
                           % (name, k[0], ", ".join(sorted(switches))))
     oled = m.get("oled_mm")
