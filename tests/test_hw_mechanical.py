@@ -121,7 +121,7 @@ def test_a_profile_without_a_layout_is_not_refused():
     assert prof["mechanical"] is not None
     del prof["mechanical"]
     assert mechanical.check(bprofile.with_defaults(prof)) == []
-    assert mechanical.summary(bprofile.with_defaults(prof)) is None
+    assert "no mechanical section" in mechanical.summary(bprofile.with_defaults(prof))
 
 
 def test_the_board_does_not_keep_the_layout():

@@ -234,9 +234,10 @@ def narrowest(lay):
 
 
 def summary(profile):
-    """One line on the top's layout for `bgboard hw check`, or None without one."""
+    """One line on the top's layout for `bgboard hw check`."""
     if profile.get("mechanical") is None:
-        return None
+        return ("  top: no mechanical section, so whether the keys fit is not checked (see "
+                "hardware/profiles/README.md)")
     lay = Layout(profile)
     counts = {}
     for key in lay.keys.values():
