@@ -224,3 +224,11 @@ def test_the_bom_has_the_socket_the_guide_recommends():
 def test_no_part_is_listed_twice():
     parts = [r["part"] for r in bom()]
     assert len(parts) == len(set(parts))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_bom_panel_is_the_size_the_layout_assumes(name):
+    lay = mechanical.Layout(load(name))
+    (panel,) = [r for r in bom() if "LED panel" in r["part"]]
+    assert "%dx%d" % (lay.columns, lay.rows) in panel["part"]
+    assert "%g x %g mm" % (lay.panel.w, lay.panel.h) in panel["part"]
