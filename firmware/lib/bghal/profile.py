@@ -55,6 +55,8 @@ DEFAULTS = {
     "piezo": None,
     "mechanical": None,
 }
+# `mechanical` (where the keys sit on the top) is the laptop's business: bgboard hw check checks
+# that the keys fit, and `load` leaves it out on the board
 TOP_KEYS = ("name", "about", "mcu", "hal", "panel", "leds", "colours", "brightness", "power",
             "input", "oled", "piezo", "mechanical")
 OLED_DEFAULTS = {"i2c": 0, "address": 0x3C, "width": 128, "height": 64, "freq": 400000}
@@ -155,11 +157,6 @@ def check(profile):
     _check_brightness(profile.get("brightness"), faults)
     if panel_ok:
         _check_power(profile, faults)
-    mech = profile.get("mechanical")
-    if mech is not None and not isinstance(mech, dict):
-        # the layout of the top is the builder's business: the laptop checks that the keys fit
-        # (bgboard hw check); the board only needs it to be well formed
-        faults.append("mechanical: must be an object (the layout of the top) or null")
     return faults
 
 
