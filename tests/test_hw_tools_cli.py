@@ -3,6 +3,7 @@ tools/power_budget.py, sharing tools/hw_cli.py): --help describes the tool and e
 a profile is a name or a path, and a missing profile, a broken one or an --out that cannot be a
 directory ends the tool with a message naming it, never a traceback."""
 
+import os
 import subprocess
 import sys
 
@@ -17,8 +18,9 @@ BROKEN = ROOT / "tests" / "hw_profiles_broken"
 
 
 def run(tool, *args):
+    env = dict(os.environ, COLUMNS="100")      # argparse wraps help to the terminal's width
     return subprocess.run([sys.executable, str(ROOT / "tools" / (tool + ".py"))] + list(args),
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, env=env)
 
 
 @pytest.mark.parametrize("tool", sorted(TOOLS))
