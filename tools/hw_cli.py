@@ -7,13 +7,14 @@ import argparse
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-for _lib in (ROOT / "firmware" / "lib", ROOT / "host"):
-    if str(_lib) not in sys.path:
-        sys.path.insert(0, str(_lib))
+_HOST = str(Path(__file__).resolve().parent.parent / "host")
+if _HOST not in sys.path:
+    sys.path.insert(0, _HOST)
 
+from bgboard import paths  # noqa: E402
+
+paths.firmware_import_path()
 from bghal import profile as bprofile  # noqa: E402
-from bgboard import hw  # noqa: E402
 
 
 def profile_args(tool, description, what, argv, out=True):
@@ -25,9 +26,9 @@ def profile_args(tool, description, what, argv, out=True):
     ap.add_argument("names", nargs="*", metavar="NAME",
                     help="a profile: a name in hardware/profiles (%s) or the path of a profile "
                          "file (default: every profile in hardware/profiles)"
-                         % ", ".join(hw.profile_names()))
+                         % ", ".join(paths.profile_names()))
     if out:
-        ap.add_argument("--out", metavar="DIR", default=str(ROOT / "hardware"),
+        ap.add_argument("--out", metavar="DIR", default=str(paths.REPO / "hardware"),
                         help="where to write %s (default: hardware/)" % what)
     args = ap.parse_args(argv)
     out_dir = None
@@ -37,14 +38,14 @@ def profile_args(tool, description, what, argv, out=True):
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             ap.exit(1, "%s: --out %s: %s\n" % (tool, args.out, e.strerror or e))
-    return args.names or hw.profile_names(), out_dir
+    return args.names or paths.profile_names(), out_dir
 
 
 def load_profile(name, tool, mechanical=False):
     """(path, profile, path as shown) of a profile that passes the firmware's check; any
     problem ends the tool with a message naming it."""
     try:
-        path = hw.resolve(name)
+        path = paths.profile_path(name)
         prof = bprofile.load(str(path), mechanical=mechanical)
     except (OSError, ValueError) as e:
         raise SystemExit("%s: %s" % (tool, e.args[0] if len(e.args) == 1 else e))
@@ -53,7 +54,7 @@ def load_profile(name, tool, mechanical=False):
         raise SystemExit("%s: profile %s has faults (bgboard hw check %s):\n  %s"
                          % (tool, name, name, "\n  ".join(faults)))
     try:
-        source = str(path.resolve().relative_to(ROOT))
+        source = str(path.resolve().relative_to(paths.REPO))
     except ValueError:
         source = str(path)
     return path, prof, source
