@@ -13,7 +13,7 @@ _ROLL = re.compile(r"^([1-6])([1-6]):$")
 _STEP = re.compile(r"^(\d+|bar|off)/(\d+|bar|off)\*?$", re.I)
 _NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
 _DIGITS = "0123456789"
-NUMBER_MAX_DIGITS = 6    # a length, score, cube or point count in a .mat never needs more
+NUMBER_MAX_DIGITS = 100  # digits of a length, score, cube or point count (as in a record)
 NAME_MAX = 40            # characters of a player's name written to a .mat
 
 
@@ -28,8 +28,8 @@ class MatError(ValueError):
 def _number(text, line_no, what):
     """A whole number in ASCII digits, or MatError (a 5,000-digit score is refused, not read)."""
     if not text or len(text) > NUMBER_MAX_DIGITS or text.strip(_DIGITS):
-        raise MatError(line_no, "%s %r is not a number (0-%s)"
-                       % (what, text[:20], "9" * NUMBER_MAX_DIGITS))
+        raise MatError(line_no, "%s %r is not a number (at most %d digits)"
+                       % (what, text[:20], NUMBER_MAX_DIGITS))
     return int(text)
 
 

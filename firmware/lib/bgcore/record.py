@@ -327,10 +327,11 @@ def _ints(words, n):
 
 
 def _number(w):
-    # a small whole number in ASCII digits: the record's numbers (dice, points, scores, a cube
-    # value) never need more than 6 digits, and a longer one is refused before int() sees it
-    if not w or len(w) > 6 or w.strip("0123456789"):
-        raise ValueError("%r is not a number (0-999999)" % w[:20])
+    # a whole number in ASCII digits, refused before int() sees it when longer than 100 digits:
+    # dice, lengths and scores are short, and even a cube doubled at every turn of a long game
+    # between two players who always double and take stays far below (2**100 has 31 digits)
+    if not w or len(w) > 100 or w.strip("0123456789"):
+        raise ValueError("%r is not a number (at most 100 digits)" % w[:20])
     return int(w)
 
 
