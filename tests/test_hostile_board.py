@@ -218,8 +218,8 @@ def test_watch_uses_only_the_projects_profiles(tmp_path, fake):
         strict=True, reason="flood-bang: every ! line is kept and resets the timeout: the pull "
         "never ends and the process grows without bound")),
     pytest.param("flood-data", BOUND, marks=pytest.mark.xfail(
-        strict=True, reason="flood-data: endless D lines at one offset keep drain() busy for "
-        "as long as they come")),
+        strict=True, reason="flood-data: after endless D lines at one offset the client drops "
+        "what follows until the board is quiet, which it never is: the pull never ends")),
     pytest.param("no-newline", 20, marks=pytest.mark.xfail(
         strict=True, reason="no-newline: a D line without its newline means reconnect and GET "
         "again, without limit")),

@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from bgboard.names import (BadName, NAME_MAX, board_id, file_name, inside, known_profiles,
-                           profile_name, record_name)
+from bgboard.names import BadName, NAME_MAX, board_id, file_name, inside, profile_name, record_name
+from bgboard.paths import profile_names
 from bgboard.safetext import for_terminal
 
 
@@ -52,7 +52,7 @@ def test_board_ids_that_are_not_hex_are_refused(bad):
 
 
 def test_profiles_are_only_the_projects_own():
-    assert {"reference", "minimal"} <= set(known_profiles())
+    assert {"reference", "minimal"} <= set(profile_names())
     assert profile_name("reference") == "reference"
     for bad in ["../../x/notprofile", "../../x/notprofile.json", "/etc/passwd", "reference.json",
                 "hardware/profiles/reference", "", "Reference", "minimal\x1b[2J"]:

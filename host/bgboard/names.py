@@ -5,6 +5,7 @@ BadName with one line saying what is wrong (the name shown terminal-safe)."""
 
 from pathlib import Path
 
+from bgboard.paths import profile_names
 from bgboard.safetext import for_terminal
 
 RECORD_SUFFIX = ".bgr"
@@ -53,15 +54,10 @@ def board_id(text):
     return text
 
 
-def known_profiles():
-    """The board profiles this project has (hardware/profiles/NAME.json), by name."""
-    from bgboard.vboard import PROFILES
-    return sorted(p.stem for p in PROFILES.glob("*.json"))
-
-
 def profile_name(text):
-    """A profile named by a board: only one of known_profiles(), never a path."""
-    known = known_profiles()
+    """A profile named by a board: only one the project ships (hardware/profiles/NAME.json),
+    by name, never a path."""
+    known = profile_names()
     if text not in known:
         raise _say("profile", text if isinstance(text, str) else str(text),
                    "is not a known board profile (%s)" % ", ".join(known))
