@@ -4,7 +4,7 @@ checks, and writing a replayed match laid out exactly as gnubg's `export match m
 import re
 
 from bgcore.match import Rules, MATCH, MONEY, KINDS
-from bgcore.record import RecordError, Replay
+from bgcore.record import REASON_MAX, RecordError, Replay
 from bgboard.safetext import for_terminal
 
 # Every pattern here is anchored and without nested or adjacent repeats that can match the
@@ -19,7 +19,7 @@ NAME_MAX = 40            # characters of a player's name written to a .mat
 
 class MatError(ValueError):
     def __init__(self, line, reason):
-        reason = for_terminal(reason)
+        reason = for_terminal(reason, REASON_MAX)
         ValueError.__init__(self, "line %d: %s" % (line, reason))
         self.line = line
         self.reason = reason
@@ -176,7 +176,7 @@ def replay_mat(text, jacoby=False):
         return _replay(text, jacoby)
     except RecordError as e:
         # the reason may quote the file's own text (a name, a play): shown terminal-safe
-        e.reason = for_terminal(e.reason)
+        e.reason = for_terminal(e.reason, REASON_MAX)
         e.args = (e.reason,)
         raise
 

@@ -21,6 +21,7 @@ import binascii
 from bgcore.match import Match, Rules, GAME_OVER, MATCH_OVER, MOVE as PHASE_MOVE
 
 VERSION = 1
+REASON_MAX = 300    # characters of a rule's reason kept in a RecordError (one line to show)
 
 
 def _check(prev, payload):
@@ -311,7 +312,10 @@ class Replay:
         except RecordError:
             raise
         except (ValueError, IndexError) as e:
-            raise RecordError(str(e), line, m.game, self.move_no())
+            why = str(e)
+            if len(why) > REASON_MAX:       # it may quote a whole (forged) line
+                why = why[:REASON_MAX] + "..."
+            raise RecordError(why, line, m.game, self.move_no())
 
 
 def _player(words):
