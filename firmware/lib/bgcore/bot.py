@@ -159,12 +159,29 @@ class Bot:
     # ---- the cube ------------------------------------------------------------------------------
     def chances(self, pos):
         """Cubeless (win, win gammon, win bg, lose gammon, lose bg) of the side on roll in
-        `pos`, before it rolls, in 1/32768."""
-        acc = self._acc
+        `pos`, before it rolls, in 1/32768. The network judges positions after a play; one
+        whose mover is still on the bar (it danced) it hardly saw in training, so there the
+        chances are the average, over the 21 rolls, of the position after the best play."""
         raw = pos.raw
-        self.net.load(acc, raw[26:] + raw[:26])   # the opponent is the side that just moved
-        w, wg, wb, lg, lb = self.net.probabilities(acc)
-        return [32768 - w, lg, lb, wg, wb]
+        if not raw[51]:
+            self.net.load(self._acc, raw[26:] + raw[:26])  # the opponent has just moved
+            w, wg, wb, lg, lb = self.net.probabilities(self._acc)
+            return [32768 - w, lg, lb, wg, wb]
+        total = [0, 0, 0, 0, 0]
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                after = pos.apply(self.hint(pos, d1, d2))
+                if after.is_over():
+                    kind = after.result()[1]
+                    mine = (32768, 32768 if kind > 1 else 0, 32768 if kind > 2 else 0, 0, 0)
+                else:
+                    a = after.raw
+                    self.net.load(self._acc, a[26:] + a[:26])   # first half: the side on roll
+                    mine = self.net.probabilities(self._acc)
+                n = 1 if d1 == d2 else 2
+                for k in range(5):
+                    total[k] += n * mine[k]
+        return [t // 36 for t in total]
 
     # the decisions themselves live in bgcore.cube, loaded only when a cube is in play
     def wants_double(self, match):
