@@ -2,7 +2,8 @@
 against pubeval over cubeless games with duplicate dice (each dice stream played twice, sides
 swapped) with a 95% interval; the error rate of level 6 against gnubg-nn 0-ply on a fixed set of
 positions from play; each level against the one below; and, on MicroPython's unix port, the time
-per move and the smallest heap a whole game runs in. A benchmark: it prints figures, asserts
+per move and the smallest heap a whole game runs in; and GNU Backgammon's analysis of level 6's
+checker and cube play against itself (bgboard.bench_cube). A benchmark: it prints figures, asserts
 nothing. Needs the dev extra (gnubg-nn)."""
 
 import math
@@ -167,8 +168,14 @@ def micropython_figures(levels, games=5):
 
 
 def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1,
-        levels=(1, 2, 3, 4, 5, 6)):
+        levels=(1, 2, 3, 4, 5, 6), cube_matches=20, money_games=50):
     t0 = time.time()
+    if cube_matches or money_games:
+        from bgboard import bench_cube
+        bench_cube.run(6, cube_matches, money_games, seed)
+    if not pairs:
+        print("(%.0f s)" % (time.time() - t0))
+        return
     print("bot benchmark, cubeless, duplicate dice (each dice stream played twice, sides "
           "swapped), 95%% intervals; against pubeval: level 6 over %d games, levels 1-5 over %d"
           % (2 * pairs, 2 * level_pairs))

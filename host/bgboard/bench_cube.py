@@ -30,11 +30,21 @@ try:
         m = gnubg.match(analysis=1, statistics=1)
         marks = []
         for g in m["games"]:
+            score = [g["info"]["score-X"], g["info"]["score-O"]]
+            last, board, cube = {}, None, 1
             for a in g["game"]:
                 an = a.get("analysis") or {}
+                if a["action"] == "double":
+                    last, board = an, a.get("board")
                 skill = an.get("cube-skill") if a["action"] == "move" else an.get("skill")
                 if skill:
-                    marks.append([a["action"], skill, an.get("probs"), a.get("board")])
+                    answer = a["action"] in ("take", "drop")
+                    src = last if answer else an
+                    marks.append([a["action"], skill, src.get("probs"),
+                                  board if answer else a.get("board"), a.get("player"), score,
+                                  cube, src.get("nd-cubeful-eq"), src.get("dt-cubeful-eq")])
+                if a["action"] == "take":
+                    cube *= 2
         out.append({"file": path, "stats": m["stats"], "games": len(m["games"]),
                     "marks": marks})
     with open(RESULT, "w") as f:
@@ -142,7 +152,8 @@ class Totals:
             self.doubles += cb["n-doubles"]
             self.takes += cb["n-takes"]
             self.drops += cb["n-drops"]
-        for _action, skill, _probs, _board in rec["marks"]:
+        for mark in rec["marks"]:
+            skill = mark[1]
             if skill in ("doubtful", "bad", "very bad"):
                 self.cube_errors += 1
                 self.very_bad += skill == "very bad"
