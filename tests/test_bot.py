@@ -246,10 +246,11 @@ def test_cube_efficiency_by_position():
     assert 6000 <= cube.efficiency(race) < cube.X                       # a short race: 0.6-0.7
 
 
-def test_chances_after_a_dance_look_one_roll_ahead():
+def test_chances_after_a_dance_see_the_blitz():
     # A blitz: the side on roll has a five-point board and the opponent danced (still on the
     # bar). gnubg-nn 0-ply gives the side on roll 78% to win; the network, which judges positions
-    # after a play, hardly saw one whose mover is still on the bar, so chances() looks a roll on.
+    # after a play, hardly saw one whose mover is still on the bar (it said 4%), so chances()
+    # sees the side on roll as the mover there.
     from bgcore import Position
     pos = Position.from_id("z/MDAEDbZoogAQ")
     w = Bot(6).chances(pos)[0] / cube.P

@@ -105,9 +105,22 @@ class _Maker:
         return GnubgPlayer()
 
 
-def error_rate(level, games, seed=999):
+def position_class(board):
+    """'contact', 'race' (no more hitting) or 'bear-off' (a race with both sides home) of a
+    gnubg-nn board [side not on roll, side on roll]."""
+    back = [max([i + 1 for i in range(25) if side[i]] or [0]) for side in board]
+    if back[0] + back[1] > 25:
+        return "contact"
+    return "bear-off" if max(back) <= 6 else "race"
+
+
+CLASSES = ("contact", "race", "bear-off")
+
+
+def error_rate(level, games, seed=999, by_class=None):
     """Mean equity loss per move (millipoints) of a bot level and of pubeval against gnubg-nn
-    0-ply, on every roll with a choice in `games` games of gnubg/pubeval play."""
+    0-ply, on every roll with a choice in `games` games of gnubg/pubeval play. `by_class`, a
+    dict, receives {class: [rolls, bot's loss, pubeval's loss]} (losses in points, summed)."""
     from bgboard import refplay
     bot = Bot(level, 1)
     n = 0
@@ -117,10 +130,17 @@ def error_rate(level, games, seed=999):
         pos = Position.from_board(board)
         a = bot.choose(pos, d1, d2).after
         key = (tuple(a[1:26]), tuple(a[27:52]))
-        ours += scored[0][1] - eq[key]
+        loss = scored[0][1] - eq[key]
         pb = refplay.pubeval_after(board, d1, d2)
-        theirs += scored[0][1] - eq[(tuple(pb[0]), tuple(pb[1]))]
+        ploss = scored[0][1] - eq[(tuple(pb[0]), tuple(pb[1]))]
+        ours += loss
+        theirs += ploss
         n += 1
+        if by_class is not None:
+            c = by_class.setdefault(position_class(board), [0, 0.0, 0.0])
+            c[0] += 1
+            c[1] += loss
+            c[2] += ploss
     return n, 1000 * ours / n, 1000 * theirs / n
 
 
@@ -192,10 +212,17 @@ def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1
             print("  level %d vs level %d: %+.3f ppg +- %.3f" % (level, level - 1, m, h),
                   flush=True)
     if error_games:
-        n, ours, pub = error_rate(6, error_games)
+        classes = {}
+        n, ours, pub = error_rate(6, error_games, by_class=classes)
         print("error rate against gnubg-nn 0-ply on %d rolls with a choice (%d games of play):"
               % (n, error_games))
         print("  level 6: %.1f millipoints per move; pubeval: %.1f" % (ours, pub))
+        for name in CLASSES:
+            k, lost, plost = classes.get(name, (0, 0.0, 0.0))
+            if k:
+                print("    %-8s %5d rolls (%2.0f%% of level 6's loss): level 6 %.1f, pubeval %.1f"
+                      % (name, k, 100 * lost / (ours * n / 1000), 1000 * lost / k,
+                         1000 * plost / k))
     figs = micropython_figures(levels)
     if figs:
         print("MicroPython unix port, %s moves of the first bot in bot-against-bot games:"
