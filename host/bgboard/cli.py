@@ -90,9 +90,9 @@ def _selfplay(args):
 
 
 def _vboard(args):
-    from bgboard.vboard import run
-    return run(args.link, flash=args.flash, heap=args.heap, install_profile=args.install,
-               pid_file=args.pid_file)
+    from bgboard.vboard import runner
+    return runner(args.chip)(args.link, flash=args.flash, heap=args.heap,
+                             install_profile=args.install, pid_file=args.pid_file)
 
 
 def _sim(args):
@@ -139,7 +139,7 @@ def _watch(args):
 
 
 def _games(args):
-    from bgboard.archive import run_games
+    from bgboard.games_table import run_games
     return run_games(args.dir)
 
 
@@ -194,6 +194,10 @@ def build_parser():
                     "board profile (hardware/profiles/NAME.json or a path) on the image")
     vb.add_argument("--pid-file", help="keep the MicroPython process id here (kill -9 it to "
                     "cut the power)")
+    from bgboard.vboard import CHIPS, DEFAULT_CHIP
+    vb.add_argument("--chip", choices=sorted(CHIPS), default=DEFAULT_CHIP,
+                    help="the kind of virtual board (default %s: MicroPython's unix port)"
+                    % DEFAULT_CHIP)
     vb.set_defaults(func=_vboard)
 
     sm = sub.add_parser("sim", help="play on a virtual board drawn in the terminal")
