@@ -41,7 +41,7 @@ def raw_of(after):
     return raw
 
 
-def generate(games, seed, keep_top=4, keep_other=4, dances=True):
+def generate(games, seed, keep_top=4, keep_other=4, dances=False):
     rng = np.random.RandomState(seed)
     raws = []
     tgt = []
@@ -67,7 +67,7 @@ def generate(games, seed, keep_top=4, keep_other=4, dances=True):
     return np.frombuffer(b"".join(raws), dtype=np.uint8).reshape(-1, 52), np.array(tgt, np.float32)
 
 
-def dataset(games, seed, cache, dances=True):
+def dataset(games, seed, cache, dances=False):
     path = os.path.join(cache, "botdata-%d-%d%s.npz" % (games, seed, "-dances" if dances else ""))
     if os.path.exists(path):
         d = np.load(path)
@@ -273,8 +273,8 @@ def main(argv=None):
     ap.add_argument("--levels", type=int, default=6, help="count levels per point")
     ap.add_argument("--shots", type=int, default=1, help="1: inputs for the rolls that hit a blot")
     ap.add_argument("--epochs", type=int, default=16)
-    ap.add_argument("--no-dances", dest="dances", action="store_false",
-                    help="leave out the positions after a dance (the mover still on the bar)")
+    ap.add_argument("--dances", action="store_true",
+                    help="also learn the positions after a dance (the mover still on the bar)")
     ap.add_argument("--lr", type=float, default=0.003)
     ap.add_argument("--cache", default=os.path.join(HERE, "..", ".cache"))
     ap.add_argument("--out", default=os.path.join(HERE, "..", "firmware", "lib", "bgcore", "botnet.py"))
