@@ -328,3 +328,27 @@ def test_cube_decisions_are_the_same_on_micropython(tmp_path, mpy_lib):
                         env={"PYTHONPATH": str(ROOT / "firmware" / "lib")})
     assert mp.stdout.splitlines() == cp.stdout.splitlines()
     assert len(cp.stdout.splitlines()) == 5 * 2 * 18 * 3
+
+
+def test_gnubg_analyses_the_bots_cube_play(tmp_path):
+    # the cube part of bgboard bench bot end to end, small: a 3-point match and two money
+    # games of level 6 against itself, exported to .mat and analysed by Debian's gnubg
+    from bgboard import bench_cube
+    from bgboard.games import load, to_mat
+    assert bench_cube.gnubg_binary(), "Debian's gnubg is required (apt-get install gnubg)"
+    mats = []
+    for name, rules, games in (("match", Rules(MATCH, 3), None), ("money", Rules(MONEY), 2)):
+        rec = tmp_path / (name + ".bgr")
+        rec.write_text(bench_cube.play_session(rules, games, seed=3))
+        mat = tmp_path / (name + ".mat")
+        mat.write_text(to_mat(load(rec)))
+        mats.append(str(mat))
+    results = bench_cube.analyse(mats, str(tmp_path))
+    assert len(results) == 2
+    match, money = bench_cube.Totals(), bench_cube.Totals()
+    match.add(results[0])
+    money.add(results[1])
+    assert money.games == 2 and match.games >= 1
+    assert match.moves > 20 and money.moves > 20 and match.checker > 0
+    print(match.line("3-point match"))
+    print(money.line("money"))
