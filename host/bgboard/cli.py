@@ -21,9 +21,9 @@ def _bench(args):
         return run(pairs=args.pairs or 3000, seed=args.seed)
     from bgboard.bench_bot import run
     levels = tuple(args.levels) if args.levels else (1, 2, 3, 4, 5, 6)
-    return run(pairs=args.pairs or 5000, level_pairs=args.level_pairs,
+    return run(pairs=5000 if args.pairs is None else args.pairs, level_pairs=args.level_pairs,
                error_games=args.error_games, ladder_pairs=args.ladder_pairs, seed=args.seed,
-               levels=levels)
+               levels=levels, cube_matches=args.cube_matches, money_games=args.money_games)
 
 
 def _verify(args):
@@ -270,7 +270,7 @@ def build_parser():
     b.add_argument("--port", help="logs: the board (default: a virtual board of its own)")
     b.add_argument("--pairs", type=int, help="rules: (position, roll) pairs in the corpus "
                    "(3000); bot: duplicate dice pairs for level 6 against pubeval (5000 = "
-                   "10,000 games)")
+                   "10,000 games; 0: only the cube part)")
     b.add_argument("--seed", type=int, default=2026, help="corpus or dice seed")
     b.add_argument("--levels", type=int, nargs="+", choices=range(1, 7), help="bot: which levels")
     b.add_argument("--level-pairs", type=int, default=1000,
@@ -279,6 +279,11 @@ def build_parser():
                    help="bot: duplicate pairs for each level against the one below (0: skip)")
     b.add_argument("--error-games", type=int, default=300,
                    help="bot: games of play whose positions measure the error rate")
+    b.add_argument("--cube-matches", type=int, default=20,
+                   help="bot: 5- and 7-point matches of level 6 against itself that GNU "
+                   "Backgammon analyses (20 of each; 0: skip)")
+    b.add_argument("--money-games", type=int, default=50,
+                   help="bot: money games of level 6 against itself for the same analysis (50)")
     b.set_defaults(func=_bench)
     rd = sub.add_parser("render", help="draw a position or a record's move as an SVG picture")
     rd.add_argument("source", metavar="POSITION_ID|RECORD")
