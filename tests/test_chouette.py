@@ -98,12 +98,12 @@ def _bgboard(*args):
 
 @pytest.mark.parametrize("n, cubes, seed", [(4, "single", 1), (5, "multiple", 2)])
 def test_selfplay_chouette_verifies_rotates_and_exports_to_gnubg(tmp_path, n, cubes, seed):
-    r = _bgboard("selfplay", "--chouette", n, "--cubes", cubes, "--games", 6, "--seed", seed,
+    r = _bgboard("selfplay", "--chouette", n, "--cubes", cubes, "--games", 10, "--seed", seed,
                  "--out", tmp_path)
     assert r.returncode == 0, r.stderr
     rec = Path(r.stdout.strip())
     v = _bgboard("verify", rec)
-    assert v.returncode == 0 and "chouette (%s cube), %d players, 6 game(s)" % (cubes, n) in v.stdout
+    assert v.returncode == 0 and "chouette (%s cube), %d players, 10 game(s)" % (cubes, n) in v.stdout
     j = json.loads(_bgboard("verify", rec, "--json").stdout)
     assert j["ok"] and sum(j["score"]) == 0 and len(j["score"]) == n
     print(v.stdout.strip())
@@ -187,10 +187,10 @@ def states(out):
 
 
 def test_a_four_player_single_cube_chouette_by_keys_with_a_power_cut(tmp_path, mpy_lib):
-    """Set-up in the menu (P22: 4 players, single cube, a bot in seat 4), then by keys: the box
+    """Set-up in the menu (DOUBLE: 4 players, single cube, a bot in seat 4), then by keys: the box
     doubles and the captain drops (the others take); a game where everyone drops; one where the
     box drops the team's double; one played out. A power cut between games resumes exactly."""
-    out = board(tmp_path, mpy_lib, "KEY P22", "KEY P14", "KEY P15", "KEY OK", "STATE",
+    out = board(tmp_path, mpy_lib, "KEY DOUBLE", "KEY P14", "KEY P15", "KEY OK", "STATE",
                 "CGAME captaindrop", "STATE", "KEY OK", "CGAME boxwin", "STATE", "KEY OK",
                 "TICK 3", "STATE")
     first = states(out)
@@ -226,7 +226,7 @@ def test_a_four_player_single_cube_chouette_by_keys_with_a_power_cut(tmp_path, m
 def test_a_five_player_multiple_cube_chouette_with_bots_in_seats(tmp_path, mpy_lib):
     """Five players, multiple cubes, bots in seats 2, 4 and 5: the bots turn and answer their
     own cubes; STATE and the display show every member's cube."""
-    out = board(tmp_path, mpy_lib, "KEY P22", "KEY P5", "KEY P10", "KEY P14", "KEY P15",
+    out = board(tmp_path, mpy_lib, "KEY DOUBLE", "KEY P5", "KEY P10", "KEY P14", "KEY P15",
                 "KEY P16", "KEY P17", "KEY OK", "CGAME play", "STATE", "SHOW", "KEY OK",
                 "CGAME play", "STATE", "KEY OK", "CGAME play", "STATE", seed=11)
     st = states(out)

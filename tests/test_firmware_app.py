@@ -70,12 +70,12 @@ def test_smallest_heap_for_a_level_6_game(tmp_path, mpy_lib):
 
 
 def test_refused_keys_change_nothing_and_settings_persist(tmp_path, mpy_lib):
-    r = drive(tmp_path, "KEY P3", "KEY P10", "KEY P12", "KEY P12", "KEY P16", "KEY P23",
+    r = drive(tmp_path, "KEY P3", "KEY P10", "KEY P12", "KEY P12", "KEY P16", "KEY BAR",
               "KEY OK", "KEY OK", "TICK 3", "STATE", "KEY P1", "KEY P2", "KEY HINT", "STATE",
               lib=mpy_lib)
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert "KEY P23 not a menu choice" in out
+    assert "KEY BAR not a menu choice" in out
     settings = json.loads((tmp_path / "settings.json").read_text())
     assert (settings["opponent"], settings["mode"], settings["length"], settings["confirm"]) \
         == (3, "match", 7, 1)
@@ -216,7 +216,7 @@ def verified(path):
 def test_tutor_catches_a_blunder_before_ok(tmp_path, mpy_lib):
     """Tutor at 0.08: the worst play of a roll is keyed in; the board warns instead of waiting for
     OK (STATE and the display say the loss); OK again keeps the play."""
-    r = drive(tmp_path, "KEY P21", "KEY P21", "KEY OK", "BLUNDER", "STATE", "SHOW", "KEY OK",
+    r = drive(tmp_path, "KEY P23", "KEY P23", "KEY OK", "BLUNDER", "STATE", "SHOW", "KEY OK",
               "STATE", lib=mpy_lib)
     assert r.returncode == 0, r.stderr + r.stdout
     out = r.stdout
@@ -237,7 +237,7 @@ def test_tutor_catches_a_blunder_before_ok(tmp_path, mpy_lib):
 
 
 def test_tutor_hint_undo_then_a_good_play_is_not_delayed(tmp_path, mpy_lib):
-    r = drive(tmp_path, "KEY P21", "KEY P21", "KEY OK", "BLUNDER", "KEY HINT", "STATE",
+    r = drive(tmp_path, "KEY P23", "KEY P23", "KEY OK", "BLUNDER", "KEY HINT", "STATE",
               "KEY P5", "KEY UNDO", "STATE", "BEST", "STATE", "KEY OK", "STATE", lib=mpy_lib)
     assert r.returncode == 0, r.stderr + r.stdout
     out = r.stdout
@@ -263,7 +263,7 @@ def test_tutor_cube_errors_and_a_power_cut_during_a_warning(tmp_path, mpy_lib):
     """Two people, money, tutor 0.04: an early double is a clear error (warned: HINT says roll,
     OK doubles anyway); dropping it is one too (warned, UNDO: then OK takes without a warning).
     A power cut while a warning is open resumes it."""
-    r = drive(tmp_path, "KEY P7", "KEY P9", "KEY P21", "KEY P21", "KEY P21", "KEY OK", "TURN",
+    r = drive(tmp_path, "KEY P7", "KEY P9", "KEY P23", "KEY P23", "KEY P23", "KEY OK", "TURN",
               "KEY DOUBLE", "STATE", "KEY HINT", "KEY OK", "STATE", "KEY UNDO", "STATE",
               lib=mpy_lib)
     assert r.returncode == 0, r.stderr + r.stdout
@@ -304,7 +304,7 @@ def test_a_whole_game_with_the_tutor_on_under_192k(tmp_path, mpy_lib, think, req
     if shm.is_dir() and os.access(str(shm), os.W_OK):
         tmp_path = Path(tempfile.mkdtemp(dir=str(shm)))
         request.addfinalizer(lambda: shutil.rmtree(str(tmp_path), ignore_errors=True))
-    r = drive(tmp_path, "KEY P21", "KEY P21", "KEY P21", "KEY P9", "KEY OK", "THINK %d" % think,
+    r = drive(tmp_path, "KEY P23", "KEY P23", "KEY P23", "KEY P9", "KEY OK", "THINK %d" % think,
               "GAME", lib=mpy_lib)
     assert r.returncode == 0, r.stderr + r.stdout
     assert [ln for ln in r.stdout.splitlines() if ln.startswith("GAME ")][0].endswith("refused 0")

@@ -1,5 +1,6 @@
 """`bgboard games`: the archive of pulled records (or any folder of records and .mat files) as
-a table: date, players, mode, result, points, file; files that do not verify are named."""
+a table: date, players, mode, result, points, file (a ranked game with its standing on its
+level's board); files that do not verify are named."""
 
 import sys
 from pathlib import Path
@@ -7,7 +8,7 @@ from pathlib import Path
 from bgboard.archive import archive_root
 
 
-def _row(path):
+def _row(path, standing=None):
     from bgboard.games import FileError, load
     from bgcore.match import GAME_OVER, MATCH, MATCH_OVER, MONEY
     try:
@@ -27,6 +28,8 @@ def _row(path):
         result = "in progress (game %d)" % m.game
     if ld.torn:
         result += ", last line torn"
+    if standing:                # a ranked game: its place on the level's board (bgboard.ranked)
+        mode, result = "ranked", "%s; %s" % (result, standing)
     return (date, "%s - %s" % (r.players[0], r.players[1]), mode, result,
             "%d-%d" % (m.score[0], m.score[1])), None
 
@@ -42,9 +45,11 @@ def run_games(folder=None, out=None):
     if not files:
         print("no game records in %s" % folder, file=sys.stderr)
         return 1
+    from bgboard.ranked import collect, standing
+    boards, ranked = collect(p for p in files if p.suffix == ".bgr")
     rows, bad = [], []
     for p in files:
-        row, err = _row(p)
+        row, err = _row(p, standing(p, boards, ranked))
         if row:
             rows.append(row + (str(p.relative_to(folder)),))
         else:

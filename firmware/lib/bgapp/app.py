@@ -11,14 +11,15 @@
 #   view_cube.py   a person answering a double: take, drop, beaver
 #   view_bot.py    the computer's turn (it acts by itself)   view_anim.py  a play shown step by step
 #   view_over.py   game or match over: OK for the next       view_demo.py  DEMO games
-#   view_chouette.py   the chouette set-up (menu P22)   view_chouette_cube.py  a chouette's double
+#   view_chouette.py   the chouette set-up (menu DOUBLE)   view_chouette_cube.py  a chouette's double
 #                  answered cube by cube (the chouette game itself: bgapp/chouette.py)
+#   view_name.py   a name and country after a ranked win     view_best.py  the best ranked wins
 # MENU and PIPS are the dispatcher's own (they work on every screen); while a demo runs every key
 # goes to the demo. The menu, pips, demo and chouette views are loaded when shown (the menu and
 # pips views are dropped from RAM when left: load, unload): a game runs without their code.
 #
 # The view interface (a class per view, one instance each, made here):
-#   name             STATE's view= ("menu", "play" or "pips")
+#   name             STATE's view= ("menu", "play", "pips", "name" or "best")
 #   playing          True for a view of the game in progress (keys wait while the timer runs)
 #   waits            "player" or "board": whom the board waits for (STATE's wait=)
 #   enter()          became the game's view after a change (App.changed): set up its own state
@@ -85,6 +86,8 @@ class App:
         self.view = None          # type: game.View  # the active view
         self.play = self.over     # type: game.View  # the game's view (unless menu or pips is active)
         self.pending = None       # the timer: (function, due ticks)
+        self.naming = None        # the name entry after a ranked win (view_name), while due
+        self.confirm = ""         # a key pressed once to unrank a ranked game, to press again
         self.message = ""
         self.flash = 0            # ticks until which a refusal is shown
         self.fast = False
@@ -121,6 +124,10 @@ class App:
             self.game = ChouetteGame(self, rep)
         else:
             self.game = game.Game(self, rep, (info.get("p0", ""), info.get("p1", "")))
+        if info.get("ranked") == "1":
+            from bgapp import rankplay
+            rankplay.resume(self, self.game, info)
+            rankplay.drop()
         if torn:
             self.note = "resumed; " + torn
         self.play = self.over
@@ -187,6 +194,15 @@ class App:
             if not self.ccube:
                 self.ccube = load("view_chouette_cube", "ChouetteCubeView")(self)
             return self.ccube
+        if ph in (GAME_OVER, MATCH_OVER) and "SEED" in g.rep.ranked:
+            from bgcore.ranked import due
+            if due(g.rep):            # a ranked win: the name and country to enter
+                if not self.naming:
+                    self.naming = load("view_name", "NameView")(self)
+                return self.naming
+        if self.naming:
+            self.naming = None
+            unload("view_name")
         if g.rep.ended or g.ch and g.ch.ended or ph in (GAME_OVER, MATCH_OVER):
             return self.over
         if ph == OPENING:
@@ -220,7 +236,17 @@ class App:
         v.check()
         return None
 
+    def show_best(self, level, entry=None):
+        """The best-wins view for `level` (`entry`: a win just named, to put on the table)."""
+        v = load("view_best", "BestView")(self)
+        v.show(level, entry)
+        self.go(v)
+        return None
+
     def roll_dice(self):
+        g = self.game
+        if g and g.ranked:        # a ranked game's dice come from its committed seed
+            return g.ranked.roll(g.rep)
         # xorshift32 seeded from the hardware: two dice
         x = self.seed
         out = []
@@ -332,6 +358,8 @@ class App:
         self.dirty = True
         if not self.pending:
             self.message = ""
+        if key != self.confirm:
+            self.confirm = ""
         why = self._route(key)
         if why:
             self.message = why
@@ -392,8 +420,8 @@ class App:
             if w:
                 out += " warning=%s:%d" % (w[1], w[2])
         out += " demo=%d settings=%s,%d,%d,%d tutor=%d" % (
-            self.demo.left if self.demo else 0, s["mode"], s["length"], s["opponent"],
-            self.bright, s["tutor"])
+            self.demo.left if self.demo else 0, "ranked" if s["ranked"] else s["mode"],
+            s["length"], s["opponent"], self.bright, s["tutor"])
         return out
 
 

@@ -20,13 +20,8 @@ def seat_level(name):
 
 class ChouetteGame(Game):
     def __init__(self, app, ch):
-        self.app = app
+        Game.__init__(self, app, ch.rep, ("box", "team"))
         self.ch = ch
-        self.rep = ch.rep
-        self.demo = False
-        self.last = None
-        self.opening = None
-        self.keyin = -1
         self.result = ""          # the last game's settlement, for the display
         self.start = None         # the scores when this game began
         self._sides()

@@ -1,4 +1,4 @@
-# The chouette set-up (menu P22): P3-P8 the number of players, P9 single cube, P10 multiple
+# The chouette set-up (DOUBLE in the menu): P3-P8 the number of players, P9 single cube, P10 multiple
 # cubes, P13-P20 seat 1-8 taken by a bot (at the menu's bot level) or a person (named from the
 # settings' list), OK starts (the order is rolled), UNDO or MENU back to the menu.
 

@@ -6,7 +6,7 @@ from bgapp.game import View
 
 _MODES = ("nocube", "money", "match")
 _FLAGS = ("jacoby", "beavers", "auto", "confirm", "forced", "real")     # P13-P18
-_TUTOR = (0, 160, 80, 40)      # P21 steps through: off, then the warning threshold in millipoints
+_TUTOR = (0, 160, 80, 40)      # P23 steps through: off, then the warning threshold in millipoints
 
 
 class MenuView(View):
@@ -20,6 +20,12 @@ class MenuView(View):
         s = app.journal.settings
         n = int(key[1:]) if key[0] == "P" and key[1:].isdigit() else 0
         if key == "OK":
+            if s["ranked"]:
+                from bgapp import rankplay
+                why = rankplay.can_start(s)
+                rankplay.drop()
+                if why:
+                    return why
             app.journal.save_settings()
             app.new_match()
             return None
@@ -31,7 +37,15 @@ class MenuView(View):
             return None
         if n == 24:
             return app.show_pips()
+        if n in (1, 2, 3, 4, 5, 6, 7, 18) and app.game and app.game.ranked:
+            from bgapp import rankplay
+            why = rankplay.menu_key(app, n)     # unranks the game in progress, once confirmed
+            rankplay.drop()
+            if why:
+                return why
         if n == 22:
+            return app.show_best(s["opponent"] or 6)
+        if key == "DOUBLE":
             from bgapp.app import load
             app.go(load("view_chouette", "ChouetteSetupView")(app))
             return None
@@ -48,17 +62,19 @@ class MenuView(View):
         elif 13 <= n <= 18:
             k = _FLAGS[n - 13]
             s[k] = 1 - s[k]
+        elif n == 21:
+            s["ranked"] = 1 - s["ranked"]
         elif n in (19, 20):
             cap = app.profile["brightness"]["max"]
             app.bright = max(4, min(cap, app.bright + (-8 if n == 19 else 8)))
             s["bright"] = app.bright
-        elif n == 21:
+        elif n == 23:
             t = _TUTOR.index(s["tutor"]) if s["tutor"] in _TUTOR else 0
             s["tutor"] = _TUTOR[(t + 1) % len(_TUTOR)]
             if s["tutor"] and app.game:
                 app.game.tutor_on()
         else:
-            return "not a menu choice (P1-P21, P22 chouette, P24 pips, OK new game, MENU back)"
+            return "not a menu choice (P1-P23, P24 pips, DOUBLE chouette, OK new game, MENU back)"
         app.journal.save_settings()    # remembered at once, across power cuts
         return None
 
@@ -67,7 +83,7 @@ class MenuView(View):
         s = app.journal.settings
         col = r.col
         on = col["source"]
-        for n in range(1, 23):
+        for n in range(1, 24):
             r.light("p%d" % n, 1, on, 3)
         if s["opponent"]:
             r.light("p%d" % s["opponent"], s["opponent"], r.side[1])
@@ -82,8 +98,11 @@ class MenuView(View):
         cap = app.profile["brightness"]["max"]
         r.light("bar0", (app.bright * 7 + cap - 1) // cap, col["dice"])
         if s["tutor"] in _TUTOR:
-            r.light("p21", _TUTOR.index(s["tutor"]), col["dest"])
+            r.light("p23", _TUTOR.index(s["tutor"]), col["dest"])
         r.light("p24", 1, col["last"])
+        if s["ranked"]:
+            r.light("p21", 7, col["dest"])
+        r.light("p22", 1, col["last"])
 
     def lines(self):
         app = self.app
@@ -98,6 +117,8 @@ class MenuView(View):
                 kind += " auto-dbl"
         else:
             kind = "single game"
+        if s["ranked"]:
+            kind = "RANKED single game" if s["opponent"] else "ranked: choose a bot level"
         opts = " ".join(n for k, n in (("confirm", "auto-OK"), ("forced", "auto-forced"),
                                        ("real", "real-dice")) if s[k])
         if s["tutor"]:

@@ -64,31 +64,36 @@ def play_loss(bot, pos, plays, i):
 def double_loss(bot, match):
     """Millipoints the side on roll loses by doubling now (0 when doubling is right)."""
     pr = bot.chances(match.pos)
+    x = _cube.efficiency(match.pos)
+    centred = match.owner == -1
+    c = match.cube
     if match.rules.mode == "match":
         a, b = _cube._aways(match, match.turn)
-        c = match.cube
-        nd = _cube._match_value(pr, a, b, c, match.crawford_done)
-        dt = _cube._match_value(pr, a, b, 2 * c, match.crawford_done)
-        dp = _cube.mwc(a - c, b, match.crawford_done)
+        post = match.crawford_done
+        m = _cube.MatchCube(pr, a, b, c, post, x)
+        nd = m.value(m.p, c, _cube.CENTRED if centred else _cube.MINE)
+        dt = m.value(m.p, 2 * c, _cube.THEIRS)
+        dp = _cube.mwc(a - c, b, post)
         return _mwc_mp(nd - min(dt, dp))
-    centred = match.owner == -1
-    nd = _cube._money(pr, 0 if centred else 1, not (match.rules.jacoby and centred))
-    dt = 2 * _cube._money(pr, -1)
-    return _money_mp(nd - min(dt, _cube.F), match.cube)
+    nd = _cube._money(pr, 0 if centred else 1, not (match.rules.jacoby and centred), x)
+    dt = 2 * _cube._money(pr, -1, True, x)
+    return _money_mp(nd - min(dt, _cube.F), c)
 
 
 def answer_loss(bot, match, take):
     """Millipoints the side offered the cube loses by taking (`take`) or dropping."""
-    pr = _cube._seen_by_taker(bot, match)
+    pr, x = _cube._seen_by_taker(bot, match)
+    c = match.cube
     if match.rules.mode == "match":
         a, b = _cube._aways(match, 1 - match.offered_by)
-        c = match.cube
-        t = _cube._match_value(pr, a, b, 2 * c, match.crawford_done)
-        d = _cube.mwc(a, b - c, match.crawford_done)
+        post = match.crawford_done
+        m = _cube.MatchCube(pr, a, b, 2 * c, post, x)
+        t = m.value(m.p, 2 * c, _cube.MINE)
+        d = _cube.mwc(a, b - c, post)
         return _mwc_mp(d - t if take else t - d)
-    t = 2 * _cube._money(pr, 1)
+    t = 2 * _cube._money(pr, 1, True, x)
     d = -_cube.F
-    return _money_mp(d - t if take else t - d, match.cube)
+    return _money_mp(d - t if take else t - d, c)
 
 
 def _money_mp(v, cube):
