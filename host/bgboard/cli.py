@@ -13,6 +13,9 @@ def _bench(args):
     if args.what == "logs":
         from bgboard.bench_logs import run
         return _board_command(run, port=args.port)
+    if args.what == "leaderboard":
+        from bgboard.leaderboard.bench import run
+        return run(games=args.games or 40, seed=args.seed)
     if args.what == "rules":
         from bgboard.bench_rules import run
         return run(pairs=args.pairs or 3000, seed=args.seed)
@@ -118,6 +121,11 @@ def _selfplay(args):
             f.write(text)
         print(path)
     return 0
+
+
+def _render(args):
+    from bgboard.render import run
+    return run(args.source, move=args.move, output=args.output)
 
 
 def _vboard(args):
@@ -228,6 +236,8 @@ def build_parser():
                     help="--ranked: the bot level that plays the person's side")
     sp.add_argument("--name", help="--ranked: the name written after a win (A-Z 0-9 space - .)")
     sp.add_argument("--country", help="--ranked: the ISO 3166-1 alpha-2 country after a win")
+    sp.add_argument("--server", metavar="URL", help="--ranked: play on tickets from this "
+                    "leaderboard server, as a board registered there (the laptop registers once)")
     sp.add_argument("--out", required=True, help="directory for the records")
     sp.set_defaults(func=_selfplay)
 
@@ -253,8 +263,10 @@ def build_parser():
     sm.set_defaults(func=_sim)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
-    b.add_argument("what", choices=["rules", "bot", "logs"], help="what to measure (logs: "
-                   "pulling records over the protocol against mpremote fs cp)")
+    b.add_argument("what", choices=["rules", "bot", "logs", "leaderboard"],
+                   help="what to measure (logs: pulling records over the protocol against "
+                   "mpremote fs cp; leaderboard: submissions verified per second)")
+    b.add_argument("--games", type=int, help="leaderboard: ranked records to submit (40)")
     b.add_argument("--port", help="logs: the board (default: a virtual board of its own)")
     b.add_argument("--pairs", type=int, help="rules: (position, roll) pairs in the corpus "
                    "(3000); bot: duplicate dice pairs for level 6 against pubeval (5000 = "
@@ -268,6 +280,15 @@ def build_parser():
     b.add_argument("--error-games", type=int, default=300,
                    help="bot: games of play whose positions measure the error rate")
     b.set_defaults(func=_bench)
+    rd = sub.add_parser("render", help="draw a position or a record's move as an SVG picture")
+    rd.add_argument("source", metavar="POSITION_ID|RECORD")
+    rd.add_argument("--move", type=int, help="a record's move (1 = before the first move)")
+    rd.add_argument("-o", "--output", help="the SVG file (default: standard output)")
+    rd.set_defaults(func=_render)
+
+    from bgboard.leaderboard.commands import add_parser as _leaderboard_parser
+    _leaderboard_parser(sub)
+
     dv = sub.add_parser("devices", help="the connected boards, with firmware and board id")
     dv.add_argument("--port", action="append", help="ask this port only (repeatable)")
     dv.set_defaults(func=_devices)

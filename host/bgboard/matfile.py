@@ -4,19 +4,66 @@ checks, and writing a replayed match laid out exactly as gnubg's `export match m
 import re
 
 from bgcore.match import Rules, MATCH, MONEY, KINDS
-from bgcore.record import RecordError, Replay
+from bgcore.record import REASON_MAX, RecordError, Replay
+from bgboard.safetext import for_terminal
 
+# Every pattern here is anchored and without nested or adjacent repeats that can match the
+# same text, so none can backtrack: reading a line takes time in proportion to its length.
 _ROLL = re.compile(r"^([1-6])([1-6]):$")
 _STEP = re.compile(r"^(\d+|bar|off)/(\d+|bar|off)\*?$", re.I)
 _NUMBERED = re.compile(r"^\s*(\d+)\)(.*)$")
-_NAMES = re.compile(r"^\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*$")
+_DIGITS = "0123456789"
+NUMBER_MAX_DIGITS = 100  # digits of a length, score, cube or point count (as in a record)
+NAME_MAX = 40            # characters of a player's name written to a .mat
 
 
 class MatError(ValueError):
     def __init__(self, line, reason):
+        reason = for_terminal(reason, REASON_MAX)
         ValueError.__init__(self, "line %d: %s" % (line, reason))
         self.line = line
         self.reason = reason
+
+
+def _number(text, line_no, what):
+    """A whole number in ASCII digits, or MatError (a 5,000-digit score is refused, not read)."""
+    if not text or len(text) > NUMBER_MAX_DIGITS or text.strip(_DIGITS):
+        raise MatError(line_no, "%s %r is not a number (at most %d digits)"
+                       % (what, text[:20], NUMBER_MAX_DIGITS))
+    return int(text)
+
+
+def _names(line):
+    """The players' line of a game, 'Ann : 0        Bob : 2': (name0, score0, name1, score1) as
+    text, or None. Read from both ends in one pass: the second score is the digits at the end
+    of the line after a ':'; the first name ends at the first ':' that is followed by digits
+    and a space (names may hold spaces and colons)."""
+    s = line.rstrip()
+    j = len(s)
+    while j and s[j - 1] in _DIGITS:
+        j -= 1
+    score1 = s[j:]
+    k = j
+    while k and s[k - 1].isspace():
+        k -= 1
+    if not score1 or not k or s[k - 1] != ":":
+        return None
+    left = s[:k - 1]
+    # the digit-and-space runs scanned after each ':' contain no ':', so they never overlap
+    start = 0
+    while True:
+        c = left.find(":", start)
+        if c < 0:
+            return None
+        i = c + 1
+        while i < len(left) and left[i].isspace():
+            i += 1
+        d = i
+        while i < len(left) and left[i] in _DIGITS:
+            i += 1
+        if d < i < len(left) and left[i].isspace():
+            return left[:c].strip(), left[d:i], left[i:].strip(), score1
+        start = c + 1
 
 
 def _entries(line, line_no, text_line):
@@ -37,8 +84,8 @@ def _entries(line, line_no, text_line):
             continue
         low = t.lower()
         if low == "doubles":
-            if i + 2 < len(toks) and toks[i + 1][1] == "=>" and toks[i + 2][1].isdigit():
-                out.append((col, "double", int(toks[i + 2][1])))
+            if i + 2 < len(toks) and toks[i + 1][1] == "=>":
+                out.append((col, "double", _number(toks[i + 2][1], line_no, "the cube value")))
                 i += 3
                 continue
             raise MatError(line_no, "'Doubles' must be followed by '=> N'")
@@ -49,15 +96,15 @@ def _entries(line, line_no, text_line):
         if low == "beavers":
             raise MatError(line_no, "beavers cannot be read from a .mat file")
         if low == "wins":
-            if i + 1 < len(toks) and toks[i + 1][1].isdigit():
-                out.append((col, "wins", int(toks[i + 1][1])))
+            if i + 1 < len(toks) and toks[i + 1][1][:1] in _DIGITS:
+                out.append((col, "wins", _number(toks[i + 1][1], line_no, "the points won")))
                 i += 2
                 while i < len(toks) and toks[i][1].lower() in ("point", "points", "and",
                                                                  "the", "match"):
                     i += 1
                 continue
             raise MatError(line_no, "'Wins' must be followed by a number of points")
-        raise MatError(line_no, "%r is not a roll, a step, or a cube action" % t)
+        raise MatError(line_no, "%r is not a roll, a step, or a cube action" % t[:40])
     return out
 
 
@@ -79,27 +126,34 @@ def parse(text):
             continue
         m = re.match(r"^(\d+) point match$", s)
         if m and length is None and not games:
-            length = int(m.group(1))
+            length = _number(m.group(1), no, "the match length")
+            if length:
+                try:
+                    Rules(MATCH, length)
+                except ValueError as e:
+                    raise MatError(no, str(e))
             continue
         m = re.match(r"^Game (\d+)$", s)
         if m:
             if length is None:
                 raise MatError(no, "a game before the ' N point match' header")
-            games.append({"number": int(m.group(1)), "line": no, "score": None, "entries": []})
+            games.append({"number": _number(m.group(1), no, "the game number"), "line": no,
+                          "score": None, "entries": []})
             continue
         if not games:
             raise MatError(no, "expected ' N point match' or ' Game 1', found %r" % s[:40])
         g = games[-1]
         if g["score"] is None:
-            m = _NAMES.match(line)
-            if not m:
+            found = _names(line)
+            if not found:
                 raise MatError(no, "expected the players' names and scores ('A : 0   B : 0')")
-            pair = [m.group(1), m.group(3)]
+            pair = [found[0], found[2]]
             if names is None:
                 names = pair
             elif pair != names:
-                raise MatError(no, "the players' names changed from %s to %s" % (names, pair))
-            g["score"] = [int(m.group(2)), int(m.group(4))]
+                raise MatError(no, "the players' names changed from %s to %s"
+                               % ([n[:40] for n in names], [n[:40] for n in pair]))
+            g["score"] = [_number(found[1], no, "a score"), _number(found[3], no, "a score")]
             continue
         m = _NUMBERED.match(line)
         body_start = 0
@@ -118,6 +172,16 @@ def parse(text):
 def replay_mat(text, jacoby=False):
     """Replay a .mat file with the rules. Returns the Replay; raises MatError for an unreadable
     file and RecordError (with .line, .game, .move) for the first violation."""
+    try:
+        return _replay(text, jacoby)
+    except RecordError as e:
+        # the reason may quote the file's own text (a name, a play): shown terminal-safe
+        e.reason = for_terminal(e.reason, REASON_MAX)
+        e.args = (e.reason,)
+        raise
+
+
+def _replay(text, jacoby):
     length, names, games, comments = parse(text)
     if length == 0:
         rules = Rules(MONEY, 0, jacoby=jacoby)
@@ -213,10 +277,19 @@ def _move_steps(before, play, text):
     return list(play.moves) if play else []
 
 
+def mat_name(name, player):
+    """A player's name as a .mat can hold it: one word on one line. gnubg reads "name : score",
+    and a colon in a name (bot:6) crashes its .mat import, so colons are dropped; spaces, line
+    breaks and every other character that is not plainly printable become '_'; at most
+    NAME_MAX characters; an empty name becomes player_0 / player_1."""
+    name = "".join(ch if ch.isprintable() and not ch.isspace() else "_"
+                   for ch in str(name)[:NAME_MAX] if ch != ":")
+    return name or "player_%d" % player
+
+
 def write(r, date=None):
     """The replayed match `r` (a Replay) as gnubg's .mat text."""
-    # gnubg reads "name : score"; a colon in a name (bot:6) crashes its .mat import
-    names = [n.replace(" ", "_").replace(":", "") for n in r.players]
+    names = [mat_name(n, i) for i, n in enumerate(r.players)]
     out = []
     if date:
         out.append('; [EventDate "%s"]\n' % date)
@@ -224,7 +297,10 @@ def write(r, date=None):
     for gi, history in enumerate(r.history):
         score = r.scores_before[gi]
         out.append(" Game %d\n" % (gi + 1))
-        out.append(" %-31s%s : %d\n" % ("%s : %d" % (names[0], score[0]), names[1], score[1]))
+        left = "%s : %d" % (names[0], score[0])
+        # gnubg's layout; a long first name still leaves a space before the second one
+        out.append(" %-31s%s : %d\n" % (left if len(left) < 31 else left + " ", names[1],
+                                        score[1]))
         i = 0
         cube = 1
         for player, kind, data in history:

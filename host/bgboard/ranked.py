@@ -407,10 +407,21 @@ def run_selfplay(args):
     os.makedirs(args.out, exist_ok=True)
     rng = random.Random(args.seed)
     stamp = datetime.datetime.now().strftime("%Y-%m-%dT%H:%M:%S")
+    # with --seed the same records again; without, the nonce is fresh randomness
+    nonces = [rng.randbytes(32) if args.seed is not None else os.urandom(32)
+              for _ in range(args.games)]
+    board, tickets = "host", [None] * args.games
+    if getattr(args, "server", None):
+        # tickets from a leaderboard server, as a registered board gets them (the leaderboard)
+        from bgboard.leaderboard.client import ClientError, laptop_tickets
+        try:
+            board, tickets = laptop_tickets(args.server, nonces)
+        except ClientError as e:
+            print("bgboard selfplay: %s" % e, file=sys.stderr)
+            return 1
     for i in range(args.games):
-        # with --seed the same records again; without, the nonce is fresh randomness
-        nonce = rng.randbytes(32) if args.seed is not None else os.urandom(32)
-        text = play_ranked(args.level, args.person_level, name, country, nonce=nonce,
+        text = play_ranked(args.level, args.person_level, name, country, nonce=nonces[i],
+                           ticket=tickets[i], board=board,
                            person_seed=rng.randrange(1 << 30), start=stamp)
         path = os.path.join(args.out, "ranked-%03d.bgr" % (i + 1))
         with open(path, "w") as f:

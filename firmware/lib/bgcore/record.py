@@ -23,6 +23,7 @@ import binascii
 from bgcore.match import Match, Rules, GAME_OVER, MATCH_OVER, MOVE as PHASE_MOVE
 
 VERSION = 1
+REASON_MAX = 300    # characters of a rule's reason kept in a RecordError (one line to show)
 
 
 def _check(prev, payload):
@@ -30,35 +31,64 @@ def _check(prev, payload):
     return binascii.hexlify(h.digest()[:4]).decode()
 
 
+_QUOTED = " %|=\n\r\t"
+
+
 def quote(text):
-    """A header value without spaces, '|' or '='."""
-    out = ""
-    for ch in str(text):
-        if ch in " %|=\n\r\t":
-            out += "%%%02X" % ord(ch)
-        else:
-            out += ch
-    return out
+    """A header value without spaces, '|' or '=' (each such character as %XX)."""
+    text = str(text)
+    for ch in _QUOTED:
+        if ch in text:
+            break
+    else:
+        return text
+    # one pass, the pieces joined once: linear on MicroPython too (no str +=)
+    return "".join("%%%02X" % ord(ch) if ch in _QUOTED else ch for ch in text)
 
 
 def unquote(text):
-    out = ""
-    i = 0
-    while i < len(text):
-        if text[i] == "%" and i + 3 <= len(text) and _is_hex(text[i + 1:i + 3]):
-            out += chr(int(text[i + 1:i + 3], 16))
-            i += 3
-        else:
-            out += text[i]
-            i += 1
-    return out
+    """quote() undone: each %XX (two hex digits) is that character; any other '%' stays."""
+    if "%" not in text:
+        return text
+    # One pass over the bytes into a buffer allocated once (the text never grows: %XX is at
+    # most two bytes of UTF-8): linear, with nothing allocated per escape. MicroPython finds a
+    # str's n-th character by walking its UTF-8 from the start, so slicing the str itself at
+    # growing offsets would be quadratic there; a memoryview of bytes is not.
+    raw = text.encode()
+    view = memoryview(raw)
+    n = len(raw)
+    out = bytearray(n)
+    o = 0
+    start = 0
+    i = raw.find(b"%")
+    while i >= 0:
+        out[o:o + i - start] = view[start:i]          # the plain run before this '%'
+        o += i - start
+        c = 37
+        start = i + 1
+        if i + 2 < n and _hexval(raw[i + 1]) >= 0 and _hexval(raw[i + 2]) >= 0:
+            c = _hexval(raw[i + 1]) << 4 | _hexval(raw[i + 2])
+            start = i + 3
+            if c >= 0x80:                  # a character of two bytes in UTF-8
+                out[o] = 0xC0 | c >> 6
+                o += 1
+                c = 0x80 | c & 0x3F
+        out[o] = c
+        o += 1
+        i = raw.find(b"%", start)
+    out[o:o + n - start] = view[start:]
+    o += n - start
+    return str(out[:o], "utf-8")
 
 
-def _is_hex(two):
-    for c in two:
-        if c not in "0123456789abcdefABCDEF":
-            return False
-    return True
+def _hexval(c):
+    # the value of one hex digit given as a byte, or -1
+    if 48 <= c <= 57:
+        return c - 48
+    c |= 0x20
+    if 97 <= c <= 102:
+        return c - 87
+    return -1
 
 
 class Writer:
@@ -135,18 +165,18 @@ def parse_header(payload):
     if len(words) < 2 or words[0] != "BGR":
         raise RecordError("not a bgboard game record (it must start with a BGR header)", 1)
     if words[1] != str(VERSION):
-        raise RecordError("record format version %s is not supported (this reads %d)"
-                          % (words[1], VERSION), 1)
+        raise RecordError("record format version %r is not supported (this reads %d)"
+                          % (words[1][:20], VERSION), 1)
     info = {}
     for w in words[2:]:
         if "=" not in w:
-            raise RecordError("header field %r is not key=value" % w, 1)
+            raise RecordError("header field %r is not key=value" % w[:40], 1)
         k, v = w.split("=", 1)
         info[k] = unquote(v)
     try:
-        rules = Rules(info.get("mode", "match"), int(info.get("length", "0")),
+        rules = Rules(info.get("mode", "match")[:20], _number(info.get("length", "0")),
                       info.get("jacoby") == "1", info.get("beavers") == "1",
-                      int(info.get("auto", "0")))
+                      _number(info.get("auto", "0")))
     except ValueError as e:
         raise RecordError("header: %s" % e, 1)
     return rules, info
@@ -253,7 +283,7 @@ class Replay:
             if kind in ("DOUBLE", "BEAVER"):
                 self._slot(p)
                 want = m.cube * 2
-                if len(words) > 2 and int(words[2]) != want:
+                if len(words) > 2 and _number(words[2]) != want:
                     raise ValueError("the cube would go to %d, not %s" % (want, words[2]))
                 if kind == "DOUBLE":
                     m.double(p)
@@ -292,28 +322,35 @@ class Replay:
                                      % (s0, s1, m.score[0], m.score[1]))
                 self.ended = True
                 return
-            raise ValueError("unknown event %r" % kind)
+            raise ValueError("unknown event %r" % kind[:20])
         except RecordError:
             raise
         except (ValueError, IndexError) as e:
-            raise RecordError(str(e), line, m.game, self.move_no())
+            why = str(e)
+            if len(why) > REASON_MAX:       # it may quote a whole (forged) line
+                why = why[:REASON_MAX] + "..."
+            raise RecordError(why, line, m.game, self.move_no())
 
 
 def _player(words):
     if len(words) < 2 or words[1] not in ("0", "1"):
-        raise ValueError("%s needs a player, 0 or 1" % words[0])
+        raise ValueError("%s needs a player, 0 or 1" % words[0][:20])
     return int(words[1])
 
 
 def _ints(words, n):
     if len(words) < n:
         raise ValueError("missing numbers")
-    out = []
-    for w in words[:n]:
-        if not w.isdigit():
-            raise ValueError("%r is not a number" % w)
-        out.append(int(w))
-    return out
+    return [_number(w) for w in words[:n]]
+
+
+def _number(w):
+    # a whole number in ASCII digits, refused before int() sees it when longer than 100 digits:
+    # dice, lengths and scores are short, and even a cube doubled at every turn of a long game
+    # between two players who always double and take stays far below (2**100 has 31 digits)
+    if not w or len(w) > 100 or w.strip("0123456789"):
+        raise ValueError("%r is not a number (at most 100 digits)" % w[:20])
+    return int(w)
 
 
 def checked_lines(source):

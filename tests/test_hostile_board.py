@@ -1,0 +1,268 @@
+"""`bgboard` against a hostile fake board (tests/fake_board.py on a pty, real pyserial): names
+that lead out of the archive, a board id and a profile name that are paths, floods of lines, a
+line without its end, a 10 GB record, escape sequences in every text field. Each case must end
+within a bound with a one-line error, write nothing outside its folder, keep the process small
+and print no raw control character. The cases today's client fails are marked xfail (strict),
+naming the case: wiring the name rule (bgboard.names), the bounds (docs/protocol.md) and the
+terminal-safe text (bgboard.safetext) into link/logs/archive/watch/devices flips them."""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import fake_board
+from fake_board import BOARD_ID, GOOD_NAME, HOSTILE_MARKS
+
+HERE = Path(__file__).parent
+BOUND = 8            # seconds a case may take, Python's start-up included
+MEMORY_MB = 200      # the most the client may grow to (a flood grew it to 1.5 GB)
+
+
+@pytest.fixture(scope="module")
+def good_bytes():
+    return fake_board.good_record()
+
+
+class Fake:
+    """tests/fake_board.py running CASE on a link in the test's folder."""
+
+    def __init__(self, tmp_path, case):
+        self.link = str(tmp_path / "port")
+        self.proc = subprocess.Popen([sys.executable, str(HERE / "fake_board.py"), "--link",
+                                      self.link, "--case", case, "--base", str(tmp_path)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        ready = self.proc.stdout.readline()     # waits for the link to exist
+        assert ready.strip() == "READY", self.proc.stderr.read()
+
+    def stop(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+@pytest.fixture
+def fake(tmp_path, request):
+    boards = []
+
+    def start(case):
+        boards.append(Fake(tmp_path, case))
+        return boards[-1]
+    yield start
+    for b in boards:
+        b.stop()
+
+
+class Run:
+    def __init__(self, rc, out, err, seconds, max_rss_mb):
+        self.rc, self.out, self.err = rc, out, err
+        self.seconds, self.max_rss_mb = seconds, max_rss_mb
+
+    def __repr__(self):
+        return "rc=%s in %.1f s, %.0f MB\nstdout: %r\nstderr: %r" % (
+            self.rc, self.seconds, self.max_rss_mb, self.out[-600:], self.err[-600:])
+
+
+def bgboard(tmp_path, *args, bound=BOUND, cwd=None):
+    """Run `bgboard ARGS` with its own data folder; stopped (rc None) after `bound` seconds.
+    Returns its exit code, output, time taken and peak memory (from wait4's rusage)."""
+    env = dict(os.environ)
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    env["XDG_RUNTIME_DIR"] = str(tmp_path / "run")
+    out_f = open(tmp_path / "client.out", "w+b")
+    err_f = open(tmp_path / "client.err", "w+b")
+    t0 = time.monotonic()
+    p = subprocess.Popen([sys.executable, "-m", "bgboard.cli"] + [str(a) for a in args],
+                         stdin=subprocess.DEVNULL, stdout=out_f, stderr=err_f, env=env,
+                         cwd=cwd or tmp_path, start_new_session=True)
+    rc = None
+    usage = None
+    while True:
+        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            rc = os.waitstatus_to_exitcode(status)
+            break
+        if time.monotonic() - t0 > bound:
+            os.killpg(p.pid, 9)
+            _, status, usage = os.wait4(p.pid, 0)
+            break
+        time.sleep(0.05)
+    p.returncode = rc if rc is not None else -9
+    seconds = time.monotonic() - t0
+    out_f.seek(0)
+    err_f.seek(0)
+    out = out_f.read().decode("utf-8", "replace")
+    err = err_f.read().decode("utf-8", "replace")
+    out_f.close()
+    err_f.close()
+    return Run(rc, out, err, seconds, usage.ru_maxrss / 1024)
+
+
+def files_under(folder):
+    return {p for p in Path(folder).rglob("*")}
+
+
+def assert_clean(run, refused):
+    """Ended within the bound, small, no traceback, no raw control character; when REFUSED, a
+    non-zero exit with a short error."""
+    assert run.rc is not None, "did not end within %d s: %r" % (BOUND, run)
+    assert run.max_rss_mb < MEMORY_MB, run
+    assert "Traceback" not in run.err, run
+    for mark in HOSTILE_MARKS:
+        assert mark not in run.out and mark not in run.err, (mark, run)
+    if refused:
+        assert run.rc != 0 and run.err.strip(), run
+        assert all(len(line) < 400 for line in run.err.splitlines()), run
+
+
+def assert_nothing_outside(tmp_path, before, allowed):
+    """No file or folder appeared under tmp_path except inside ALLOWED (and the client's own
+    output files)."""
+    allowed = [Path(a).resolve() for a in allowed]
+    new = files_under(tmp_path) - before
+    stray = [p for p in new
+             if p.name not in ("client.out", "client.err")
+             and not any(a == p.resolve() or a in p.resolve().parents for a in allowed)
+             and not any(p.resolve() in a.parents for a in allowed)]
+    assert not stray, "written outside %s: %s" % (allowed, sorted(map(str, stray)))
+
+
+# ---- the control: the fake board is a board, and today's client works with it ------------------
+
+def test_a_good_fake_board_is_pulled_listed_and_watched(tmp_path, fake, good_bytes):
+    board = fake("good")
+    out = tmp_path / "out"
+    run = bgboard(tmp_path, "logs", "pull", "--port", board.link, "--out", out)
+    assert_clean(run, refused=False)
+    assert run.rc == 0 and (out / GOOD_NAME).read_bytes() == good_bytes, run
+    run = bgboard(tmp_path, "logs", "list", "--port", board.link)
+    assert_clean(run, refused=False)
+    assert run.rc == 0 and GOOD_NAME in run.out and BOARD_ID in run.out, run
+    run = bgboard(tmp_path, "devices", "--port", board.link)
+    assert run.rc == 0 and BOARD_ID in run.out and "reference" in run.out, run
+    run = bgboard(tmp_path, "watch", "--port", board.link, "--once")
+    assert_clean(run, refused=False)
+    assert run.rc == 0 and "ROLL 0 5 2" in run.out, run
+    run = bgboard(tmp_path, "logs", "pull", "--port", board.link)      # into the archive
+    assert run.rc == 0, run
+    archived = tmp_path / "data" / "bgboard" / "archive" / BOARD_ID / GOOD_NAME
+    assert archived.read_bytes() == good_bytes
+
+
+# ---- names from the board ---------------------------------------------------------------------
+
+def _fails_today(case, why):
+    return pytest.param(case, marks=pytest.mark.xfail(strict=True, reason="%s: %s" % (case, why)))
+
+
+NAME_CASES = [
+    _fails_today("name-dotdot", "LOG ../../escaped.bgr is written outside --out"),
+    _fails_today("name-absolute", "an absolute LOG name is written where it points"),
+    _fails_today("name-slash", "LOG sub/inner.bgr: a traceback (no such folder), not refused"),
+    _fails_today("name-dot", "LOG '.': a traceback (a folder read as a file)"),
+    _fails_today("name-dotdot-bare", "LOG '..': a traceback"),
+    _fails_today("name-tilde", "LOG ~/x.bgr: a traceback, not refused"),
+    _fails_today("name-suffix", "a LOG name without .bgr is pulled as a record"),
+    _fails_today("name-long", "a 60-character LOG name is accepted"),
+]
+
+
+@pytest.mark.parametrize("case", NAME_CASES)
+def test_record_names_that_break_the_rule_are_refused(tmp_path, fake, case, good_bytes):
+    # the hostile record is refused (exit 1, one line), the board's other record pulled
+    board = fake(case)
+    out = tmp_path / "pull" / "out"
+    out.mkdir(parents=True)
+    before = files_under(tmp_path)
+    run = bgboard(tmp_path, "logs", "pull", "--port", board.link, "--out", out)
+    assert_nothing_outside(tmp_path, before, [out])
+    assert_clean(run, refused=True)
+    assert [p.name for p in out.iterdir() if p.name != GOOD_NAME] == [], run
+    assert (out / GOOD_NAME).read_bytes() == good_bytes, run
+
+
+@pytest.mark.parametrize("case", [
+    _fails_today("board-dotdot", "HELLO board=../../../../../esc: the archive is written "
+                 "outside the data folder"),
+    _fails_today("board-absolute", "HELLO board=/absolute: the archive is written there"),
+])
+def test_a_board_id_that_is_a_path_is_refused(tmp_path, fake, case):
+    board = fake(case)
+    archive = tmp_path / "data" / "bgboard" / "archive"
+    before = files_under(tmp_path)
+    run = bgboard(tmp_path, "logs", "pull", "--port", board.link)
+    assert_nothing_outside(tmp_path, before, [archive])
+    assert_clean(run, refused=True)
+    assert "board id" in run.err, run
+
+
+@pytest.mark.xfail(strict=True, reason="profile-path: watch opens the local file HELLO's "
+                   "profile= names, and a JSON without 'leds' ends in a traceback")
+def test_watch_uses_only_the_projects_profiles(tmp_path, fake):
+    board = fake("profile-path")
+    work = tmp_path / "work"
+    work.mkdir()
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "notprofile.json").write_text('{"name": "mine", "panel": {}}')
+    run = bgboard(tmp_path, "watch", "--port", board.link, "--once", cwd=work)
+    assert_clean(run, refused=False)
+    assert run.rc == 0 and "ROLL 0 5 2" in run.out, run
+
+
+# ---- what a board sends without end -------------------------------------------------------------
+
+@pytest.mark.parametrize("case, bound", [
+    pytest.param("flood-bang", BOUND, marks=pytest.mark.xfail(
+        strict=True, reason="flood-bang: every ! line is kept and resets the timeout: the pull "
+        "never ends and the process grows without bound")),
+    pytest.param("flood-data", BOUND, marks=pytest.mark.xfail(
+        strict=True, reason="flood-data: after endless D lines at one offset the client drops "
+        "what follows until the board is quiet, which it never is: the pull never ends")),
+    pytest.param("no-newline", 20, marks=pytest.mark.xfail(
+        strict=True, reason="no-newline: a D line without its newline means reconnect and GET "
+        "again, without limit")),
+    pytest.param("huge-size", BOUND, marks=pytest.mark.xfail(
+        strict=True, reason="huge-size: a declared size of 10 GB is accepted; the .part file "
+        "grows for as long as the board sends")),
+])
+def test_a_transfer_that_never_ends_is_given_up(tmp_path, fake, case, bound):
+    board = fake(case)
+    out = tmp_path / "out"
+    run = bgboard(tmp_path, "logs", "pull", "--port", board.link, "--out", out, bound=bound)
+    assert run.rc is not None, "did not end within %d s: %r" % (bound, run)
+    assert_clean(run, refused=True)
+    part = out / (GOOD_NAME + ".part")
+    assert not part.exists() or part.stat().st_size <= 1_400_000, part.stat().st_size
+
+
+@pytest.mark.xfail(strict=True, reason="long-line: watch keeps a line without end in memory "
+                   "and rescans it on every read (time grows with its square)")
+def test_watch_gives_up_on_a_line_without_end(tmp_path, fake):
+    board = fake("long-line")
+    run = bgboard(tmp_path, "watch", "--port", board.link, "--once")
+    assert_clean(run, refused=True)
+
+
+# ---- escape sequences in every text field ------------------------------------------------------
+
+@pytest.mark.parametrize("command", [
+    pytest.param(["devices"], marks=pytest.mark.xfail(
+        strict=True, reason="escapes: devices prints HELLO's fw, board and profile raw")),
+    pytest.param(["logs", "list"], marks=pytest.mark.xfail(
+        strict=True, reason="escapes: logs list prints the board id, fw and LOG names raw")),
+    pytest.param(["logs", "pull"], marks=pytest.mark.xfail(
+        strict=True, reason="escapes: logs pull uses the board id as a folder and prints it "
+                            "and the names raw")),
+    pytest.param(["watch", "--once"], marks=pytest.mark.xfail(
+        strict=True, reason="escapes: watch draws !TEXT, !EV, !NO, !ERROR, fw and the board "
+                            "id raw")),
+])
+def test_escape_sequences_never_reach_the_terminal(tmp_path, fake, command):
+    board = fake("escapes")
+    archive = tmp_path / "data" / "bgboard" / "archive"
+    before = files_under(tmp_path)
+    run = bgboard(tmp_path, *command, "--port", board.link)
+    assert_nothing_outside(tmp_path, before, [archive])
+    assert_clean(run, refused=False)
