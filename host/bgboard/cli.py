@@ -90,6 +90,10 @@ def _selfplay(args):
 
 
 def _vboard(args):
+    if args.chip or args.fetch:
+        from bgboard.chip import run
+        return run(args.link, flash=args.flash, install_profile=args.install,
+                   pid_file=args.pid_file, fetch=args.fetch)
     from bgboard.vboard import run
     return run(args.link, flash=args.flash, heap=args.heap, install_profile=args.install,
                pid_file=args.pid_file)
@@ -194,6 +198,10 @@ def build_parser():
                     "board profile (hardware/profiles/NAME.json or a path) on the image")
     vb.add_argument("--pid-file", help="keep the MicroPython process id here (kill -9 it to "
                     "cut the power)")
+    vb.add_argument("--chip", choices=["rp2040"], help="run MicroPython's rp2 firmware on an "
+                    "emulated RP2040 instead of the unix port (see bgboard.chip)")
+    vb.add_argument("--fetch", action="store_true", help="with --chip: first download the "
+                    "official RPI_PICO firmware into the user's cache (mpflash; needs internet)")
     vb.set_defaults(func=_vboard)
 
     sm = sub.add_parser("sim", help="play on a virtual board drawn in the terminal")
