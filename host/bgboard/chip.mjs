@@ -8,7 +8,7 @@
 //                 O OLED frame: float64 ns + the SSD1306's 128x64 memory (page by page)
 //                 Z JSON stats (answer to Z)                  R JSON reset (the watchdog fired)
 //   from the host S serial bytes to the board     K JSON key {"row", "col", "down"[, "hold_ms"]}
-//                 Z ask for the stats             Q quit
+//                 Z ask for the stats ("reset": then forget the longest feed gap)    Q quit
 //
 // What the emulator does not do by itself, and is done here:
 // - flash writes: rp2040js ignores the SPI commands that erase and program the flash chip, so the
@@ -272,7 +272,10 @@ process.stdin.on('data', (chunk) => {
     inBuf = inBuf.subarray(5 + n);
     if (type === 'S') for (const b of body) toBoard.push(b);
     else if (type === 'K') key(JSON.parse(body.toString()));
-    else if (type === 'Z') emit('Z', JSON.stringify(stats()));
+    else if (type === 'Z') {
+      emit('Z', JSON.stringify(stats()));
+      if (body.toString() === 'reset') feeds.maxGap = 0;
+    }
     else if (type === 'Q') quitting = true;
   }
 });

@@ -378,11 +378,12 @@ class ChipBoard:
                     raise TimeoutError("%s: nothing after %d s" % (what, timeout))
                 self.cond.wait(min(left, 0.5))
 
-    def stats(self, timeout=30):
-        """{"ns": emulated time, "busy_ns": CPU busy time, "feeds", "max_feed_gap_ns"}."""
+    def stats(self, timeout=30, reset_feeds=False):
+        """{"ns": emulated time, "busy_ns": CPU busy time, "feeds", "max_feed_gap_ns"} since
+        the boot (the longest feed gap since the last reset_feeds)."""
         with self.cond:
             self._stats = None
-        self._send("Z")
+        self._send("Z", "reset" if reset_feeds else "")
         self.wait(lambda: self._stats is not None, timeout, "the emulator's clock")
         return self._stats
 

@@ -13,6 +13,9 @@ def _bench(args):
     if args.what == "logs":
         from bgboard.bench_logs import run
         return _board_command(run, port=args.port)
+    if args.what == "chip":
+        from bgboard.bench_chip import run
+        return run(levels=tuple(args.levels or (6,)), seed=args.seed, demo=not args.no_demo)
     if args.what == "rules":
         from bgboard.bench_rules import run
         return run(pairs=args.pairs or 3000, seed=args.seed)
@@ -212,8 +215,11 @@ def build_parser():
     sm.set_defaults(func=_sim)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
-    b.add_argument("what", choices=["rules", "bot", "logs"], help="what to measure (logs: "
-                   "pulling records over the protocol against mpremote fs cp)")
+    b.add_argument("what", choices=["rules", "bot", "logs", "chip"], help="what to measure "
+                   "(logs: pulling records over the protocol against mpremote fs cp; chip: the "
+                   "firmware on the emulated RP2040, in emulated time)")
+    b.add_argument("--no-demo", action="store_true", help="chip: skip the demo game (the "
+                   "watchdog-feed gaps)")
     b.add_argument("--port", help="logs: the board (default: a virtual board of its own)")
     b.add_argument("--pairs", type=int, help="rules: (position, roll) pairs in the corpus "
                    "(3000); bot: duplicate dice pairs for level 6 against pubeval (5000 = "
