@@ -74,12 +74,19 @@ def app_figures(board, say, demo=True, presses=6):
     lat = []
     for i in range(presses):
         t = board.stats()["ns"]
-        board.key(("P8", "P9")[i % 2], hold_ms=80)     # menu: single game / money
+        board.key("P13", hold_ms=80)         # menu: Jacoby on / off (an even number of times)
         lat.append((_frame_after(board, t) - t) / 1e6)
         _wait_emulated(board, 100)
     f["key_ms"] = lat
     say("key press -> changed LED frame: median %.1f ms, worst %.1f ms (%d presses)"
         % (statistics.median(lat), max(lat), len(lat)))
+    # a power cut: the boot of a board that has booted before (the profile checked)
+    with board.cond:
+        board.frames.clear()
+    os.kill(board.node.pid, 9)
+    board.wait(lambda: len(board.frames) > 0, 600, "the first LED frame after a power cut")
+    f["reboot_ms"] = board.frames[0][0] / 1e6
+    say("boot to the first LED frame after a power cut: %.0f ms" % f["reboot_ms"])
     if demo:
         board.stats(reset_feeds=True)
         say("demo game (level 6, fast) ...")
