@@ -85,20 +85,30 @@ def check():
 
 
 def fetch_firmware(dest=None):
-    """Download the official RPI_PICO uf2 into the cache with mpflash (needs the internet)."""
+    """Download the official RPI_PICO uf2 (MPFLASH_VERSION) into the cache with mpflash, the
+    ecosystem's tool (`pip install mpflash`; needs the internet). The emulator also needs the
+    RP2040 boot ROM there as bootrom.mjs (rp2040js's demo ships it; ../shared/rp2 has a copy)."""
     dest = Path(dest or CACHE / "rp2")
     dest.mkdir(parents=True, exist_ok=True)
     mpflash = shutil.which("mpflash") or str(Path(sys.executable).with_name("mpflash"))
-    if not Path(mpflash).exists() and not shutil.which("mpflash"):
+    if not Path(mpflash).exists():
         raise ChipUnavailable("mpflash is not installed (pip install mpflash)")
-    r = subprocess.run([mpflash, "download", "--board", "RPI_PICO", "--version", MPFLASH_VERSION,
-                        "--dest", str(dest)], capture_output=True, text=True)
-    found = sorted(dest.rglob("*.uf2"))
-    if r.returncode != 0 or not found:
-        tail = (r.stderr or r.stdout).strip().splitlines()[-1:] or ["no .uf2 downloaded"]
-        raise ChipUnavailable("could not download the RPI_PICO firmware with mpflash (is this "
-                              "machine online?): %s" % tail[0])
-    return found[-1]
+    try:
+        r = subprocess.run([mpflash, "download", "--board", "RPI_PICO", "--version",
+                            MPFLASH_VERSION], capture_output=True, text=True, timeout=600,
+                           env=dict(os.environ, MPFLASH_FIRMWARE=str(dest)))
+        failed = r.returncode != 0
+        tail = (r.stderr or r.stdout).strip().splitlines()[-1:]
+    except subprocess.TimeoutExpired:
+        failed, tail = True, ["no answer within 10 minutes"]
+    found = sorted(dest.rglob("*RPI_PICO*%s*.uf2" % MPFLASH_VERSION))
+    if failed or not found:
+        raise ChipUnavailable("could not download MicroPython %s for RPI_PICO with mpflash (is "
+                              "this machine online?): %s" % (MPFLASH_VERSION,
+                                                            (tail or ["no .uf2 arrived"])[0]))
+    if not (dest / FIRMWARE_NAME).exists():
+        shutil.copy(found[-1], dest / FIRMWARE_NAME)
+    return dest / FIRMWARE_NAME
 
 
 # ---- the flash image ------------------------------------------------------------------------
