@@ -128,7 +128,14 @@ def chip_probe(board, levels, games, seed):
     from mpremote.transport_serial import SerialTransport
     t = SerialTransport(str(board.link), baudrate=115200)
     try:
-        t.enter_raw_repl(soft_reset=True, timeout_overall=120)
+        for attempt in range(10):
+            try:
+                # (Ctrl-C caught by the HAL's scan-timer callback does not stop the app)
+                t.enter_raw_repl(soft_reset=True, timeout_overall=120)
+                break
+            except Exception:
+                if attempt == 9:
+                    raise
         code = "LEVELS = %r\nGAMES = %d\nSEED = %d\n" % (list(levels), games, seed) \
             + PROBE.read_text()
         out, err = t.exec_raw(code, timeout=3600)

@@ -89,6 +89,7 @@ class Rp2Hal:
         self._beep_until = None
         self._wdt = None
         self._timer = None
+        self._interrupted = False
         if scan_ms:
             # a soft timer: the scan runs between bytecodes, also while the bot thinks, so a
             # tap is never missed; keys() then only collects what the scans queued. Between
@@ -127,15 +128,20 @@ class Rp2Hal:
             row.value(level)
 
     def _on_timer(self, timer):
-        if self._debounce.idle():
-            for col in self._cols:
-                if col.value() == 0:
-                    break
-            else:
-                return              # no key down (every row is low) and none settling
-        self._park(1)
-        self.scan()
-        self._park(0)
+        try:
+            if self._debounce.idle():
+                for col in self._cols:
+                    if col.value() == 0:
+                        break
+                else:
+                    return          # no key down (every row is low) and none settling
+            self._park(1)
+            self.scan()
+            self._park(0)
+        except KeyboardInterrupt:
+            # Ctrl-C arriving while the callback runs would end the callback, not the app:
+            # hand it on to the app's next keys(), so that mpremote can always break in
+            self._interrupted = True
 
     def scan(self):
         """Read every key once and queue the key names that result: on the timer, or from
@@ -177,6 +183,9 @@ class Rp2Hal:
 
     def keys(self):
         """Key names pressed since the last call, oldest first."""
+        if self._interrupted:
+            self._interrupted = False
+            raise KeyboardInterrupt
         if self._timer is None:
             self.scan()
         self._service()
