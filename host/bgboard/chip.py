@@ -15,6 +15,7 @@ import pty
 import select
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -317,12 +318,13 @@ class ChipBoard:
                     code = self.node.wait()
                     if self.stopping:
                         break
-                    why = {RESET_EXIT: None, 0: "the emulator stopped"}.get(
-                        code, "power cut (signal %d)" % -code if code < 0 else
-                        "the emulator failed (exit %d)" % code)
+                    if code >= 0 and code != RESET_EXIT:
+                        raise RuntimeError("the emulator stopped (exit %d; its error is above)"
+                                           % code)
+                    why = "power cut (signal %d)" % -code if code < 0 else None
                     with self.cond:
                         if why:
-                            self.resets.append("power cut" if code < 0 else why)
+                            self.resets.append("power cut")
                         self.cond.notify_all()
                     now = time.monotonic()
                     recent = [t for t in recent if now - t < 5] + [now]
@@ -413,7 +415,6 @@ class ChipBoard:
 
 
 def _ns(body):
-    import struct
     return struct.unpack_from("<d", body)[0]
 
 
@@ -442,4 +443,7 @@ def run(link, flash=None, install_profile=None, pid_file=None, fetch=False):
         board.run()
     except KeyboardInterrupt:
         pass
+    except RuntimeError as e:
+        print("bgboard vboard: %s" % e, file=sys.stderr)
+        return 1
     return 0

@@ -140,7 +140,8 @@ class Rp2Hal:
             self._park(0)
         except KeyboardInterrupt:
             # Ctrl-C arriving while the callback runs would end the callback, not the app:
-            # hand it on to the app's next keys(), so that mpremote can always break in
+            # hand it on to the app's next read() or keys() (before the app reads the bytes
+            # that follow, mpremote's Ctrl-A), so that mpremote can always break in
             self._interrupted = True
 
     def scan(self):
@@ -276,6 +277,9 @@ class Rp2Hal:
 
     def read(self):
         """The bytes waiting on the serial link, or b"" (never blocks)."""
+        if self._interrupted:       # Ctrl-C came during a scan: before reading what followed
+            self._interrupted = False
+            raise KeyboardInterrupt
         self._streams()
         n = 0
         rx = self._rx
