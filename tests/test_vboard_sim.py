@@ -95,17 +95,22 @@ def test_sim_draws_the_board_takes_keys_and_resumes(tmp_path, terms):
             break
     colours = set(lit(screen))
     assert len(colours) >= 2                   # the two sides' colours at least
-    # click point 1 (the opponent's checkers): refused, and said so
-    t.send(b"\x1b[<0;28;18M\x1b[<0;28;18m")
+    # a byte that is no key, then a click on point 1 (the opponent's checkers): the click is
+    # refused, and said so
+    t.send(b"\x10\x1b[<0;28;18M\x1b[<0;28;18m")
     t.pump(lambda s: "refused:" in ANSI.sub("", s))
-    t.send(b"\x10")                            # not a key: ignored
     t.pump(lambda s: re.search(r"you: (move \d-\d|OK rolls)", ANSI.sub("", s)))
-    time.sleep(0.3)
-    screen = t.pump(lambda s: re.search(r"position (\S+)  match (\S+)", ANSI.sub("", s)))
-    pos = re.search(r"position (\S+)  match (\S+)", ANSI.sub("", screen)).groups()
     t.send(b"Q")
     assert t.wait() == 0
     assert "resumes it" in ANSI.sub("", t.buf.decode("utf-8", "replace"))
+    # the game on the board's flash, read back and replayed here
+    from bgboard import vboard
+    from bgcore.record import replay
+    records = [p for p in vboard.list_files(img) if p.endswith(".bgr")]
+    assert len(records) == 1, records
+    rep, _, torn = replay(vboard.read_file(img, records[0]).decode(), history=False)
+    assert torn is None and not rep.ended
+    pos = (rep.match.pos.id(), rep.match.match_id())
     # the next start shows the same game
     t2 = Term("--flash", str(img))
     terms.append(t2)
@@ -113,3 +118,19 @@ def test_sim_draws_the_board_takes_keys_and_resumes(tmp_path, terms):
     t2.pump(lambda s: "position %s  match %s" % pos in ANSI.sub("", s))
     t2.send(b"Q")
     assert t2.wait() == 0
+
+
+def test_typed_bytes_become_board_keys():
+    """The sim's keyboard: letters are points, control bytes and escape sequences that are no
+    key are dropped, a click becomes the point under it, a sequence cut short waits for its
+    rest, Q quits."""
+    import io
+    from bgboard.screen import Screen, load_profile
+    from bgboard.sim import _keys
+    screen = Screen(load_profile("reference"), io.StringIO())
+    assert _keys(b"a\x10x\x1b[Ay z\r-", screen) == (False, b"", ["P1", "P24", "BAR", "OK",
+                                                                 "OFF", "OK", "UNDO"])
+    assert _keys(b"\x1b[<0;28;18M", screen) == (False, b"", [screen.click(28, 18)])
+    assert screen.click(28, 18) is not None
+    assert _keys(b"b\x1b[<0;28", screen) == (False, b"\x1b[<0;28", ["P2"])
+    assert _keys(b"cQd", screen) == (True, b"", ["P3"])

@@ -1,16 +1,11 @@
 """The laptop's archive of game records taken off boards: where it lives (the user's data
-directory, one folder per board id), how a pulled record is named there, and `bgboard games`,
-the archive (or any folder of records) as a table."""
+directory, one folder per board id), how a pulled record is named there, and finding an
+archived record by its name. (`bgboard games` shows it as a table: bgboard.games_table.)"""
 
 import hashlib
-import os
-import sys
 from pathlib import Path
 
-
-def data_dir():
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "bgboard"
+from bgboard.paths import data_dir
 
 
 def archive_root():
@@ -55,58 +50,3 @@ def find_record(name):
         return direct
     hits = sorted(root.glob("*/" + Path(name).name))
     return hits[0] if len(hits) == 1 else None
-
-
-# ---- bgboard games ---------------------------------------------------------------------------
-
-def _row(path):
-    from bgboard.games import FileError, load
-    from bgcore.match import GAME_OVER, MATCH, MATCH_OVER, MONEY
-    try:
-        ld = load(path)
-    except FileError as e:
-        return None, str(e)
-    r = ld.replay
-    m = r.match
-    rules = m.rules
-    start = ld.info.get("start", "")
-    date = start.replace("T", " ")[:16] if start else "-"
-    mode = {MATCH: "match to %d" % rules.length, MONEY: "money"}.get(rules.mode, "single")
-    if r.ended or m.phase in (GAME_OVER, MATCH_OVER):
-        w = 0 if m.score[0] > m.score[1] else 1
-        result = "%s won" % r.players[w] if m.score[0] != m.score[1] else "level"
-    else:
-        result = "in progress (game %d)" % m.game
-    if ld.torn:
-        result += ", last line torn"
-    return (date, "%s - %s" % (r.players[0], r.players[1]), mode, result,
-            "%d-%d" % (m.score[0], m.score[1])), None
-
-
-def run_games(folder=None, out=None):
-    out = out or sys.stdout
-    folder = Path(folder) if folder else archive_root()
-    if not folder.exists():
-        print("no records yet: %s does not exist (bgboard logs pull fills it)" % folder,
-              file=sys.stderr)
-        return 1
-    files = sorted(p for p in folder.rglob("*") if p.suffix in (".bgr", ".mat") and p.is_file())
-    if not files:
-        print("no game records in %s" % folder, file=sys.stderr)
-        return 1
-    rows, bad = [], []
-    for p in files:
-        row, err = _row(p)
-        if row:
-            rows.append(row + (str(p.relative_to(folder)),))
-        else:
-            bad.append(err)
-    head = ("date", "players", "mode", "result", "points", "file")
-    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
-    fmt = "  ".join("%%-%ds" % w for w in widths)
-    print(fmt % head, file=out)
-    for r in sorted(rows, key=lambda r: (r[0], r[5])):
-        print(fmt % r, file=out)
-    for e in bad:
-        print("not a valid record: %s" % e, file=sys.stderr)
-    return 0 if not bad else 1

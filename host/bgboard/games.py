@@ -1,12 +1,10 @@
-"""Game files on the laptop: load a native record or a .mat into a verified replay, export it as
-.mat, .sgf (GNU Backgammon's own format) or JSON, and write new records from bot-against-bot
-play (`bgboard selfplay`)."""
-
-import json
+"""Game files on the laptop: load a native record or a .mat into a verified replay, say what it
+holds (`verify`), hand it to a format's writer (`export`: matfile, sgffile, jsonfile), and write
+new records from bot-against-bot play (`bgboard selfplay`)."""
 
 from bgcore.match import MATCH, MONEY, NOCUBE, GAME_OVER, MATCH_OVER, TURN, MOVE, OPENING
 from bgcore.record import RecordError, Writer, replay
-from bgboard import matfile
+from bgboard import jsonfile, matfile, sgffile
 
 
 class Loaded:
@@ -80,104 +78,17 @@ def verdict(ld, error=None):
     }
 
 
-# ---- export ----------------------------------------------------------------------------------
+# ---- export: each format is a module of its own --------------------------------------------------
 
 def to_mat(ld):
+    """The .mat text of a loaded game file, dated by the record's start."""
     start = ld.info.get("start", "")
     date = start[:10].replace("-", ".") if len(start) >= 10 and start[4] == "-" else None
     return matfile.write(ld.replay, date)
 
 
-def _sgf_point(player, p):
-    if p == 25:
-        return "y"
-    if p == 0:
-        return "z"
-    return chr(ord("a") + (p - 1 if player == 0 else 24 - p))
-
-
-def _esc(text):
-    return str(text).replace("\\", "\\\\").replace("]", "\\]")
-
-
-def to_sgf(ld):
-    """GNU Backgammon's SGF: one game tree per game, player 0 as White."""
-    r = ld.replay
-    rules = r.match.rules
-    out = []
-    results = r.results
-    for gi, history in enumerate(r.history):
-        before = r.scores_before[gi]
-        ru = []
-        if rules.mode == MATCH:
-            ru.append("Crawford" + (":CrawfordGame" if r.crawford_games[gi] else ""))
-        if rules.mode == MONEY and rules.jacoby:
-            ru.append("Jacoby")
-        if rules.mode == NOCUBE:
-            ru.append("NoCube")
-        head = "(;FF[4]GM[6]CA[UTF-8]AP[bgboard:0.1.0]MI[length:%d][game:%d][ws:%d][bs:%d]" \
-               "PW[%s]PB[%s]" % (rules.length, gi, before[0], before[1],
-                                 _esc(r.players[0]), _esc(r.players[1]))
-        if ru:
-            head += "RU[%s]" % ":".join(ru)
-        if gi < len(results) and results[gi]:
-            w, pts, how = results[gi]
-            head += "RE[%s+%d%s]" % ("WB"[w], pts, "R" if how == "resign" else "")
-        out.append(head + "\n")
-        for player, kind, data in history:
-            c = "WB"[player]
-            if kind == "move":
-                dice, before_pos, play, text = data
-                steps = "".join(_sgf_point(player, s) + _sgf_point(player, t)
-                                for s, t in (play.moves if play else ()))
-                out.append(";%s[%d%d%s]" % (c, max(dice), min(dice), steps))
-            elif kind in ("double", "beaver"):
-                out.append(";%s[double]" % c)
-            elif kind in ("take", "drop"):
-                out.append(";%s[%s]" % (c, kind))
-            elif kind == "resign":
-                pass
-        out.append(")\n")
-    return "".join(out)
-
-
-def to_json(ld):
-    r = ld.replay
-    m = r.match
-    games = []
-    for gi, history in enumerate(r.history):
-        actions = []
-        for player, kind, data in history:
-            a = {"player": player, "type": kind}
-            if kind == "open":
-                a["dice"] = list(data)
-            elif kind == "move":
-                dice, before, play, text = data
-                a.update(dice=list(dice), play=str(play) if play else "",
-                         moves=[list(x) for x in play.moves] if play else [],
-                         position=before.id())
-            elif kind in ("double", "beaver", "take", "drop"):
-                a["cube"] = data
-            elif kind == "resign":
-                a["kind"] = data
-            actions.append(a)
-        res = r.results[gi] if gi < len(r.results) else None
-        games.append({"number": gi + 1, "score_before": r.scores_before[gi],
-                      "crawford": r.crawford_games[gi],
-                      "result": None if not res else {"winner": res[0], "points": res[1],
-                                                      "how": res[2]},
-                      "actions": actions})
-    rules = m.rules
-    return json.dumps({
-        "format": "bgboard-json", "version": 1,
-        "players": r.players,
-        "rules": {"mode": rules.mode, "length": rules.length, "jacoby": rules.jacoby,
-                  "beavers": rules.beavers, "auto_doubles": rules.auto_doubles},
-        "header": ld.info, "score": m.score, "state": m.phase,
-        "position": m.pos.id(), "match_id": m.match_id(), "games": games,
-    }, indent=1) + "\n"
-
-
+to_sgf = sgffile.write
+to_json = jsonfile.write
 EXPORTERS = {"mat": to_mat, "sgf": to_sgf, "json": to_json}
 
 

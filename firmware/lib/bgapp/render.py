@@ -2,7 +2,8 @@
 # the profile's LED map (which LEDs show each point, the bars, borne-off checkers, dice, cube and
 # turn) and colours. One LED per checker on a point, the first layer in the side's colour and a
 # second (third) layer stacked on the same LEDs in the darker "stack" shade. Brightness and the
-# current limit are applied later, by Panel.encode in the HAL.
+# current limit are applied later, by Panel.encode in the HAL. Also what the game views share:
+# the game on the panel (game), the cursor, and the text display's lines during a game.
 
 
 def pixels(profile, name):
@@ -111,43 +112,28 @@ def element(side, q):
     return "p%d" % (q if side == 0 else 25 - q)
 
 
-def draw(app):
-    """The frame for the app's state."""
-    r = app.rend
-    r.clear()
-    if app.view == "menu":
-        _menu(app, r)
-        return
-    if not app.rep:
-        return
-    m = app.m
-    if app.anim:
-        raw, mover = app.anim[0], app.anim[1]
-    else:
-        raw, mover = app._board(), m.turn
+def game(app, r, raw, mover, hint=None):
+    """The game in progress on the panel, its checkers from `raw` seen from `mover`: the last
+    play (not during an animation), `hint` steps, dice, cube, whose turn or the result."""
+    g = app.game
+    m = g.m
+    anim = app.anim.hops
     r.board(raw, mover)
-    if app.view == "pips":
-        me, them = _pips(raw)
-        pips = (me, them) if mover == 0 else (them, me)
-        for side in (0, 1):
-            r.light("bar%d" % side, (pips[side] + 24) // 25, r.col["dice"], 2)
-        return
     col = r.col
-    if app.last and not app.anim:
-        p, moves = app.last
+    if g.last and not anim:
+        p, moves = g.last
         b = raw if p == mover else _swap(raw)
         for s, t in moves:
             if t:
                 r.put(r.top(element(p, t), b[t]), col["last"])
-    if app.hint:
-        for s, t in app.hint:
+    if hint:
+        for s, t in hint:
             r.put(r.top(element(mover, s), raw[s]), col["last"])
-    # dice, cube, turn
-    if app.opening and (m.phase == "opening" or m.dice):
+    if g.opening and (m.phase == "opening" or m.dice):
         # the opening roll: each side's die in its own colour
-        r.die(0, app.opening[0], r.side[0])
-        r.die(1, app.opening[1], r.side[1])
-    elif m.dice and not app.anim:
+        r.die(0, g.opening[0], r.side[0])
+        r.die(1, g.opening[1], r.side[1])
+    elif m.dice and not anim:
         r.die(0, m.dice[0])
         r.die(1, m.dice[1])
     k = 0
@@ -161,51 +147,14 @@ def draw(app):
         r.light("turn%d" % w, 1, r.side[w])
         r.light("die%d" % w, pts, r.side[w])
     else:
-        p = app.actor()
+        p = g.actor()
         if p is None:
             p = m.turn
         r.light("turn%d" % p, 1, r.side[p])
-    # the person's move: sources glow, the selected one shows its destinations
-    if app.opts and not app.anim:
-        for s in app.opts:
-            if app.sel < 0 or s == app.sel:
-                r.put(r.top(element(mover, s), raw[s]), col["source"])
-        if app.sel >= 0:
-            for t in app.opts[app.sel]:
-                if t == 0:
-                    n = r.free("off%d" % mover, raw[0])
-                elif raw[51 - t] == 1:
-                    n = r.top(element(1 - mover, 25 - t), 1)
-                else:
-                    n = r.free(element(mover, t), raw[t])
-                r.put(n, col["dest"])
-    if app.input.cursor >= 0:
-        _cursor(app, r, raw, mover)
 
 
-def _menu(app, r):
-    s = app.journal.settings
-    col = r.col
-    on = col["source"]
-    for n in range(1, 21):
-        r.light("p%d" % n, 1, on, 3)
-    if s["opponent"]:
-        r.light("p%d" % s["opponent"], s["opponent"], r.side[1])
-    else:
-        r.light("p7", 2, r.side[0])
-    r.light("p%d" % (8 + ("nocube", "money", "match").index(s["mode"])), 7, col["dest"])
-    if s["mode"] == "match":
-        r.stack_of("off0", s["length"], 0)
-    keys = ("jacoby", "beavers", "auto", "confirm", "forced", "real")
-    for i in range(6):
-        if s[keys[i]]:
-            r.light("p%d" % (13 + i), 7, col["dest"])
-    cap = app.profile["brightness"]["max"]
-    r.light("bar0", (app.bright * 7 + cap - 1) // cap, col["dice"])
-    r.light("p24", 1, col["last"])
-
-
-def _cursor(app, r, raw, mover):
+def cursor(app, r):
+    """The four-button scheme's cursor."""
     k = app.input.at()
     if k[0] == "P":
         name = "p" + k[1:]
@@ -219,56 +168,37 @@ def _swap(raw):
     return raw[26:] + raw[:26]
 
 
-def _pips(raw):
-    me = them = 0
-    for q in range(1, 26):
-        me += q * raw[q]
-        them += q * raw[26 + q]
-    return me, them
-
-
 _PHASE = {"opening": "OK: opening roll", "turn": "OK rolls", "move": "move",
           "doubled": "doubled", "game_over": "game over: OK", "match_over": "match over"}
 
 
-def lines(app):
-    """A few short lines for the text display (and WATCH)."""
-    if app.demo:
-        head = "DEMO (%d left)" % app.demo
-    elif app.view == "menu":
-        s = app.journal.settings
-        who = "vs bot level %d" % s["opponent"] if s["opponent"] else "two players"
-        if s["mode"] == "match":
-            kind = "match to %d" % s["length"]
-        elif s["mode"] == "money":
-            kind = "money game, cube"
-            kind += "".join(" " + k for k in ("jacoby", "beavers") if s[k])
-            if s["auto"]:
-                kind += " auto-dbl"
-        else:
-            kind = "single game"
-        opts = " ".join(n for k, n in (("confirm", "auto-OK"), ("forced", "auto-forced"),
-                                       ("real", "real-dice")) if s[k])
-        return ["MENU  OK: new game", who, kind, opts or "", app.message or app.note or ""]
-    else:
-        head = ""
-    if not app.rep:
-        return [head or "no game", "", "", app.message or app.note]
-    m = app.m
+def status(app):
+    """The first line during a game: whose turn and what happens now, or the result."""
+    g = app.game
+    m = g.m
     if m.phase in ("game_over", "match_over") and m.result:
         w, pts, how = m.result
-        st = "%s wins %d (%s)" % (app.names[w], pts, how)
-    else:
-        p = app.actor()
-        who = app.names[p if p is not None else m.turn]
-        st = "%s: %s" % (who, _PHASE.get(m.phase, m.phase))
-        if m.phase == "move" and m.dice:
-            st = "%s %d-%d" % (st, m.dice[0], m.dice[1])
-        if m.phase == "doubled":
-            st = "%s: take (OK) or drop (UNDO)? cube %d" % (who, m.cube * 2)
-        elif app.journal.settings["real"] and m.phase in ("opening", "turn") and (
-                app.keyin >= 0 or p is None or app.who[p] is None):
-            st = "%s: key in the dice, P1-P6" % ("both" if m.phase == "opening" else who)
+        return "%s wins %d (%s)" % (g.names[w], pts, how)
+    p = g.actor()
+    who = g.names[p if p is not None else m.turn]
+    st = "%s: %s" % (who, _PHASE.get(m.phase, m.phase))
+    if m.phase == "move" and m.dice:
+        st = "%s %d-%d" % (st, m.dice[0], m.dice[1])
+    if m.phase == "doubled":
+        st = "%s: take (OK) or drop (UNDO)? cube %d" % (who, m.cube * 2)
+    elif app.journal.settings["real"] and m.phase in ("opening", "turn") and (
+            g.keyin >= 0 or p is None or g.who[p] is None):
+        st = "%s: key in the dice, P1-P6" % ("both" if m.phase == "opening" else who)
+    return st
+
+
+def game_lines(app):
+    """The text display's lines during a game."""
+    st = status(app)
+    g = app.game
+    m = g.m
+    if app.demo:
+        st = "DEMO (%d left) %s" % (app.demo.left, st)
     if m.rules.mode == "match":
         score = "%d-%d to %d%s" % (m.score[0], m.score[1], m.rules.length,
                                    " Crawford" if m.crawford else "")
@@ -277,5 +207,4 @@ def lines(app):
     me, them = m.pos.pips()
     if m.turn:
         me, them = them, me
-    return [(head + " " + st).strip(), score, "pips %d:%d" % (me, them),
-            app.message or app.note or ""]
+    return [st, score, "pips %d:%d" % (me, them), app.message or app.note or ""]

@@ -1,0 +1,178 @@
+# The game in progress, shared by the views that play it: its record Replay (the state in memory
+# is always what replaying the record gives), the players, and the events. Every event is applied,
+# appended to the record on flash, and only then shown (the dispatcher chooses the view for the
+# new state: App.changed). Also View, the defaults of the views that show the game.
+
+import gc
+
+from bgcore.match import Rules, TURN, MOVE, DOUBLED, GAME_OVER, MATCH_OVER
+from bgcore.record import Replay
+from bgapp import moves, render
+
+
+def level(name):
+    """The bot level of a player name ("bot:6" -> 6), None for a person."""
+    if name.startswith("bot:") and name[4:].isdigit():
+        return int(name[4:])
+    return None
+
+
+class Game:
+    def __init__(self, app, rep, names, demo=False):
+        self.app = app
+        self.rep = rep
+        self.names = names
+        self.who = (level(names[0]), level(names[1]))   # bot level of each player, None: a person
+        self.demo = demo
+        self.last = None          # (player, moves) of the last play, highlighted
+        self.opening = None       # the opening dice of each side, shown until the first play
+        self.keyin = -1           # real dice: the computer player whose roll a person keys in
+
+    @property
+    def m(self):
+        return self.rep.match
+
+    def actor(self):
+        """The player the board waits for now (None when nobody)."""
+        m = self.rep.match
+        if m.phase == DOUBLED:
+            return 1 - m.offered_by
+        if m.phase in (TURN, MOVE):
+            return m.turn
+        return None
+
+    def board(self):
+        """The position's bytes with this turn's steps made."""
+        raw = bytearray(self.rep.match.pos.raw)
+        for s, t in self.rep.steps:
+            moves.step(raw, s, t)
+        return raw
+
+    # ---- events ------------------------------------------------------------------------------
+    def ev(self, payload):
+        """Apply one record event, write it to flash, then let it be shown."""
+        self.rep.event(payload.split())
+        app = self.app
+        try:
+            app.journal.append(payload)
+        except (OSError, MemoryError) as e:
+            # not on flash, so it did not happen: back to what the record says
+            app.reload("flash write failed (%s): %s not recorded" % (e, payload))
+            raise
+        app.dirty = True
+
+    def opened(self, d0, d1, real):
+        self.ev("OPEN %d %d%s" % (d0, d1, real))
+        self.opening = (d0, d1)
+        if d0 == d1:
+            self.app.message = "opening roll %d-%d: a tie, roll again" % (d0, d1)
+
+    def move(self, hops, animate):
+        """Player on roll plays `hops` ((from, to) steps; () for no legal play). The caller has
+        dropped its list of plays: the record's check of the play builds its own."""
+        m = self.rep.match
+        p = m.turn
+        before = m.pos.raw
+        gc.collect()
+        text = "MOVE %d" % p
+        for s in hops:
+            text += " %d/%d" % s
+        self.ev(text)
+        self.opening = None
+        self.last = (p, hops)
+        app = self.app
+        if animate and hops and not app.fast:
+            app.anim.start(before, p, hops)
+        if m.phase in (GAME_OVER, MATCH_OVER):
+            self.over()
+        app.changed()
+
+    def over(self):
+        """The game has a result: END, and MATCHEND when the match is over too."""
+        m = self.rep.match
+        w, pts, how = m.result
+        self.ev("END %d %d %s" % (w, pts, how))
+        if m.phase == MATCH_OVER:
+            self.ev("MATCHEND %d %d %d" % (w, m.score[0], m.score[1]))
+            j = self.app.journal
+            if j.settings["current"] == j.name:
+                j.settings["current"] = ""
+                j.save_settings()
+
+    def next_game(self):
+        self.last = None
+        self.ev("GAME %d" % (self.rep.match.game + 1))
+        self.app.changed()
+
+    def end_session(self):
+        # a money or single-game session ends when a new one starts: its record gets MATCHEND
+        m = self.rep.match
+        if not self.rep.ended and m.rules.mode != "match" and self.app.journal.f:
+            sc = m.score
+            self.ev("MATCHEND %d %d %d" % (0 if sc[0] >= sc[1] else 1, sc[0], sc[1]))
+
+    def fields(self):
+        """STATE's fields of the game."""
+        m = self.rep.match
+        d = m.dice
+        return ("phase=%s pos=%s match=%s turn=%d dice=%s mode=%s length=%d score=%d-%d "
+                "cube=%d owner=%d game=%d crawford=%d steps=%s players=%s,%s record=%s"
+                % (m.phase, m.pos.id(), m.match_id(), m.turn,
+                   "%d%d" % d if d else "-", m.rules.mode, m.rules.length, m.score[0],
+                   m.score[1], m.cube, m.owner, m.game, 1 if m.crawford else 0,
+                   ",".join("%d/%d" % st for st in self.rep.steps) or "-",
+                   self.names[0], self.names[1], self.app.journal.name or "-"))
+
+
+def new(app, demo=False):
+    """A new match (a new record) from the settings, or a demo's bot-against-bot single games."""
+    s = app.journal.settings
+    if demo:
+        rules = Rules("nocube")
+        names = ("bot:6", "bot:6")
+    else:
+        if s["mode"] == "match":
+            rules = Rules("match", s["length"])
+        elif s["mode"] == "money":
+            rules = Rules("money", 0, s["jacoby"], s["beavers"], s["auto"])
+        else:
+            rules = Rules("nocube")
+        names = ("you", "bot:%d" % s["opponent"]) if s["opponent"] else ("player1", "player2")
+    g = Game(app, Replay(rules, names, history=False), names, demo)
+    app.journal.start(rules, names, app.FW, in_progress=not demo)
+    return g
+
+
+class View:
+    """The defaults of a view (the interface is described at the top of bgapp/app.py): a view
+    of the game in progress that waits for a person, draws the game and takes no key."""
+    name = "play"
+    playing = True
+    waits = "player"
+    transient = False
+    module = ""
+
+    def __init__(self, app):
+        self.app = app
+
+    def enter(self):
+        pass
+
+    def leave(self):
+        pass
+
+    def key(self, key):
+        return "not now"
+
+    def tick(self):
+        pass
+
+    def draw(self, r):
+        g = self.app.game
+        render.game(self.app, r, g.board(), g.m.turn)
+
+    def lines(self):
+        return render.game_lines(self.app)
+
+    def state(self):
+        return ""

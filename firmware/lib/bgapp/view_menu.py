@@ -1,0 +1,91 @@
+# The menu: settings keys (bot level or two players, game type, match length, cube options,
+# auto-confirm, forced plays, real dice, brightness), OK for a new game, UNDO (or MENU) back to the
+# game, P24 the pips view. Settings are written at once and kept across power cuts.
+
+from bgapp.game import View
+
+_MODES = ("nocube", "money", "match")
+_FLAGS = ("jacoby", "beavers", "auto", "confirm", "forced", "real")     # P13-P18
+
+
+class MenuView(View):
+    name = "menu"
+    playing = False
+    transient = True
+    module = "view_menu"
+
+    def key(self, key):
+        app = self.app
+        s = app.journal.settings
+        n = int(key[1:]) if key[0] == "P" and key[1:].isdigit() else 0
+        if key == "OK":
+            app.journal.save_settings()
+            app.new_match()
+            return None
+        if key == "UNDO":
+            if not app.game:
+                return "no game to go back to: OK starts one"
+            app.go(app.play)
+            app.journal.save_settings()
+            return None
+        if n == 24:
+            return app.show_pips()
+        if 1 <= n <= 6:
+            s["opponent"] = n
+        elif n == 7:
+            s["opponent"] = 0
+        elif 8 <= n <= 10:
+            s["mode"] = _MODES[n - 8]
+        elif n == 11:
+            s["length"] = max(1, s["length"] - 1)
+        elif n == 12:
+            s["length"] = min(25, s["length"] + 1)
+        elif 13 <= n <= 18:
+            k = _FLAGS[n - 13]
+            s[k] = 1 - s[k]
+        elif n in (19, 20):
+            cap = app.profile["brightness"]["max"]
+            app.bright = max(4, min(cap, app.bright + (-8 if n == 19 else 8)))
+            s["bright"] = app.bright
+        else:
+            return "not a menu choice (P1-P20, P24 pips, OK new game, MENU back)"
+        app.journal.save_settings()    # remembered at once, across power cuts
+        return None
+
+    def draw(self, r):
+        app = self.app
+        s = app.journal.settings
+        col = r.col
+        on = col["source"]
+        for n in range(1, 21):
+            r.light("p%d" % n, 1, on, 3)
+        if s["opponent"]:
+            r.light("p%d" % s["opponent"], s["opponent"], r.side[1])
+        else:
+            r.light("p7", 2, r.side[0])
+        r.light("p%d" % (8 + _MODES.index(s["mode"])), 7, col["dest"])
+        if s["mode"] == "match":
+            r.stack_of("off0", s["length"], 0)
+        for i in range(6):
+            if s[_FLAGS[i]]:
+                r.light("p%d" % (13 + i), 7, col["dest"])
+        cap = app.profile["brightness"]["max"]
+        r.light("bar0", (app.bright * 7 + cap - 1) // cap, col["dice"])
+        r.light("p24", 1, col["last"])
+
+    def lines(self):
+        app = self.app
+        s = app.journal.settings
+        who = "vs bot level %d" % s["opponent"] if s["opponent"] else "two players"
+        if s["mode"] == "match":
+            kind = "match to %d" % s["length"]
+        elif s["mode"] == "money":
+            kind = "money game, cube"
+            kind += "".join(" " + k for k in ("jacoby", "beavers") if s[k])
+            if s["auto"]:
+                kind += " auto-dbl"
+        else:
+            kind = "single game"
+        opts = " ".join(n for k, n in (("confirm", "auto-OK"), ("forced", "auto-forced"),
+                                       ("real", "real-dice")) if s[k])
+        return ["MENU  OK: new game", who, kind, opts or "", app.message or app.note or ""]

@@ -1,0 +1,137 @@
+# A person moving checkers: a point picks up a checker (its destinations light up), a second
+# point puts it down (one die, or the same checker on with the next dice), UNDO takes back a step,
+# HINT shows the bot's best play, OK confirms a complete play. A roll with no legal play passes
+# by itself after a pause; a forced play is made by itself when the setting says so.
+
+import gc
+
+from micropython import const
+
+from bgapp.game import View
+from bgapp import moves, render
+
+_THINK_MS = const(500)     # before a forced play is made
+_PASS_MS = const(1500)     # showing "no legal play" before the turn passes
+
+
+class MoveView(View):
+    def __init__(self, app):
+        View.__init__(self, app)
+        self.plays = None         # the legal plays of the roll
+        self.opts = {}            # source -> {destination: steps}
+        self.complete = None      # the Play the steps so far make, when complete
+        self.sel = -1             # selected source point (mover's numbering), -1 none
+        self.hint = None          # the hint's steps, shown until the next change
+
+    def enter(self):
+        self.sel = -1
+        self.hint = None
+        g = self.app.game
+        m = g.m
+        if self.plays is None:
+            gc.collect()
+            self.plays = m.pos.plays(*m.dice)
+        self.opts, self.complete = moves.options(g.board(), self.plays, g.rep.steps)
+
+    def leave(self):
+        self.plays = None
+        self.opts = {}
+        self.complete = None
+        self.hint = None
+
+    def tick(self):
+        app = self.app
+        if not self.plays:
+            app.message = "no legal play"
+            app.later(_PASS_MS, self._pass)
+        elif self.complete and len(self.plays) == 1 and not app.game.rep.steps \
+                and app.journal.settings["forced"]:
+            app.later(_THINK_MS, self._forced)
+
+    def _pass(self):
+        if self.app.play is self and not self.plays:
+            self.app.message = ""
+            self.app.game.move((), False)
+
+    def _forced(self):
+        if self.app.play is self and self.plays and len(self.plays) == 1 \
+                and not self.app.game.rep.steps:
+            self._confirm(self.plays[0], True)
+
+    def _confirm(self, play, animate):
+        hops = play.moves
+        # the plays' buffers go before the record's check of the play builds its own
+        play = None
+        self.leave()
+        self.app.game.move(hops, animate)
+
+    def key(self, key):
+        app = self.app
+        g = app.game
+        m = g.m
+        p = m.turn
+        if key == "HINT":
+            d1, d2 = m.dice
+            play = app.bot(6).hint(m.pos, d1, d2)
+            self.hint = play.moves if play else ()
+            app.message = "hint: %s" % (play if play else "no legal play")
+            return None
+        if key == "UNDO":
+            if self.sel >= 0:
+                self.sel = -1
+                return None
+            if not g.rep.steps:
+                return "nothing to undo"
+            g.ev("UNDO %d" % p)
+            app.changed()
+            return None
+        if key == "OK":
+            if not self.complete:
+                return "the play is not complete"
+            self._confirm(self.complete, False)
+            return None
+        pt = moves.point(key, p)
+        if pt < 0:
+            return "not a point"
+        opts = self.opts
+        if self.sel < 0 or (pt != self.sel and pt in opts and pt not in opts[self.sel]):
+            if pt not in opts:
+                return "no checker to move from %s" % moves.where(key)
+            self.sel = pt
+            return None
+        if pt == self.sel:
+            self.sel = -1
+            return None
+        steps = opts[self.sel].get(pt)
+        if steps is None:
+            return "cannot move from %s to %s" % (moves.where_pt(self.sel, p), moves.where(key))
+        for s, t in steps:
+            g.ev("STEP %d %d %d" % (p, s, t))
+        app.changed()
+        if self.complete and app.journal.settings["confirm"]:
+            self._confirm(self.complete, False)
+        return None
+
+    def draw(self, r):
+        g = self.app.game
+        raw = g.board()
+        mover = g.m.turn
+        render.game(self.app, r, raw, mover, self.hint)
+        # sources glow, the selected one shows its destinations
+        col = r.col
+        sel = self.sel
+        for s in self.opts:
+            if sel < 0 or s == sel:
+                r.put(r.top(render.element(mover, s), raw[s]), col["source"])
+        if sel >= 0:
+            for t in self.opts[sel]:
+                if t == 0:
+                    n = r.free("off%d" % mover, raw[0])
+                elif raw[51 - t] == 1:
+                    n = r.top(render.element(1 - mover, 25 - t), 1)
+                else:
+                    n = r.free(render.element(mover, t), raw[t])
+                r.put(n, col["dest"])
+
+    def state(self):
+        return " complete=1" if self.complete else ""

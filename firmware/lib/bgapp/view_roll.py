@@ -1,0 +1,67 @@
+# Rolling: the opening roll (OK, both sides' dice), a person's turn before the move (OK rolls,
+# DOUBLE doubles) and, with real dice on, the two dice keyed in as P1-P6 (for the opening: player
+# 0's die, then player 1's; also the computer's roll, which a person keys in for it).
+
+from bgcore.match import OPENING
+from bgapp.game import View
+
+
+class RollView(View):
+    def __init__(self, app):
+        View.__init__(self, app)
+        self.entry = []           # dice keyed in so far
+
+    def enter(self):
+        self.entry = []
+
+    def key(self, key):
+        app = self.app
+        g = app.game
+        m = g.m
+        real = app.journal.settings["real"]
+        if m.phase == OPENING:
+            if real:
+                return self._dice(key, -1)
+            if key != "OK":
+                return "OK rolls the opening dice"
+            self.open()
+            return None
+        p = g.actor()
+        if g.who[p] is not None:
+            return self._dice(key, p)       # the computer's roll, keyed in
+        if key == "DOUBLE":
+            if not m.cube_available(p):
+                return "you cannot double now"
+            g.ev("DOUBLE %d %d" % (p, m.cube * 2))
+            app.changed()
+            return None
+        if real:
+            return self._dice(key, p)
+        if key != "OK":
+            return "OK rolls%s" % (", DOUBLE doubles" if m.cube_available(p) else "")
+        d = app.roll_dice()
+        g.ev("ROLL %d %d %d" % (p, d[0], d[1]))
+        app.changed()
+        return None
+
+    def open(self):
+        d = self.app.roll_dice()
+        self.app.game.opened(d[0], d[1], "")
+        self.app.changed()
+
+    def _dice(self, key, p):
+        if not (key[0] == "P" and key[1:].isdigit() and 1 <= int(key[1:]) <= 6):
+            return "key in the dice: P1-P6"
+        self.entry.append(int(key[1:]))
+        if len(self.entry) == 2:
+            a, b = self.entry
+            self.entry = []
+            g = self.app.game
+            if p < 0:
+                g.opened(a, b, " real")
+            else:
+                g.ev("ROLL %d %d %d real" % (p, a, b))
+                g.keyin = -1
+            self.app.message = ""
+            self.app.changed()
+        return None

