@@ -100,8 +100,9 @@ def feed_figures(board, say):
     from bgboard.link import Board
     with Board(board.link) as b:
         b.hello(timeout=600)               # the app, back after the raw REPL's soft reset
-    if not _request(board.link, "DEMO 1 fast").startswith("OK DEMO"):
-        raise RuntimeError("the board refused DEMO")
+    answer = _request(board.link, "DEMO 1 fast")
+    if not answer.startswith("OK DEMO"):
+        raise RuntimeError("the board answered DEMO with %r" % answer)
     while True:
         time.sleep(5)
         if len(board.resets) > resets:
