@@ -23,7 +23,7 @@ from pathlib import Path
 
 from bgboard import chip, paths
 
-PROBE = Path(__file__).with_name("mp_chip_probe.py")
+PROBE = paths.MP_SCRIPTS / "chip_probe.py"
 
 
 def _wait_emulated(board, ms):
