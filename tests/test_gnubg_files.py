@@ -50,14 +50,27 @@ def gnubg_files(tmp_path_factory):
     files = {}
     for n, seed in ((3, 42), (5, 5), (7, 7)):
         f = d / ("match%d.mat" % n)
-        out = gnubg(PLAYERS + "set seed %d\nnew match %d\nexport match mat %s\nshow score\n"
-                    % (seed, n, f), d)
+        out = gnubg(PLAYERS + "set seed %d\nnew match %d\nexport match mat %s\nsave match %s\n"
+                    "show score\n" % (seed, n, f, f.with_suffix(".sgf")), d)
         files[f] = (False, final_score(out))
     f = d / "money.mat"
     out = gnubg(PLAYERS + "set jacoby on\nset automatic game off\nset seed 11\nnew session\n"
-                + "new game\n" * 4 + "export match mat %s\nshow score\n" % f, d)
+                + "new game\n" * 4 + "export match mat %s\nsave match %s\nshow score\n"
+                % (f, f.with_suffix(".sgf")), d)
     files[f] = (True, final_score(out))
     return files
+
+
+def test_gnubgs_sgf_files_read_as_its_mat_files(gnubg_files):
+    """GNU Backgammon's own .sgf of each match (analysis and all) replays to its final score,
+    position and cube, as the .mat of the same match does."""
+    for path, (jacoby, score) in gnubg_files.items():
+        sgf = load(path.with_suffix(".sgf"))
+        mat = load(path, jacoby=jacoby)
+        assert sgf.kind == "sgf" and sgf.replay.match.score == score, path.name
+        assert sgf.replay.match.match_id() == mat.replay.match.match_id(), path.name
+        assert sgf.replay.match.pos == mat.replay.match.pos, path.name
+        assert len(sgf.replay.history) == len(mat.replay.history)
 
 
 def test_gnubg_files_verify_with_gnubgs_score(gnubg_files):

@@ -102,6 +102,14 @@ def test_flash_a_blank_board_then_only_what_changed(tmp_path):
     for name, digest in stamp["files"].items():
         with fs.open("/fw/b/" + name, "rb") as f:
             assert hashlib.sha256(f.read()).hexdigest() == digest, name
+    # the profile went with the firmware: staged in the slot (the stamp names it), then
+    # installed as /profile.json
+    with fs.open("/fw/b/profile.json", "rb") as f:
+        staged = f.read()
+    with fs.open("/profile.json", "rb") as f:
+        assert f.read() == staged
+    assert hashlib.sha256(staged).hexdigest() == stamp["profile"]
+    assert json.loads(staged)["name"] == "minimal" and json.loads(staged)["hal"] == "virtual"
 
 
 def test_power_cuts_during_a_flash_leave_a_board_that_boots(tmp_path, golden_image):  # noqa: F811

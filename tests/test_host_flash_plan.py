@@ -117,3 +117,27 @@ def test_room_counts_what_the_staged_slot_frees():
     stale = slot({k: v + b"x" for k, v in FILES.items()}, stamped=False)
     p = plan(survey(a=stale, loader=False, free=blank.need - 4096), fw(), None, REFERENCE)
     assert p.freed > 4096 and sorted(p.send) == sorted(FILES)
+
+
+def test_the_profile_goes_with_the_firmware_it_was_staged_with():
+    ref = json.dumps(REFERENCE, indent=1) + "\n"
+    mini = profile_bytes(MINIMAL)
+    # a flash to the minimal profile cut short after its switch: slot a runs with the minimal
+    # profile staged beside it, /profile.json is still the reference one. The same command
+    # again has nothing to stage, only the profile to install
+    s = survey(a=slot(FILES, mini), active="a", profile=ref)
+    p = plan(s, fw(), MINIMAL, REFERENCE)
+    assert p.nothing_to_do and p.profile == mini and not p.profile_installed
+    # without --profile the board keeps the profile it runs with (/profile.json): staged anew
+    # with the firmware, every file copied on the board
+    p = plan(s, fw(), None, REFERENCE)
+    assert not p.nothing_to_do and p.slot == "b" and p.profile == ref.encode()
+    assert p.send == [] and sorted(p.local) == sorted(FILES) and not p.profile_staged
+    # a new firmware stages the profile with it, unless the staged slot has it already
+    s["slots"]["b"] = slot({}, ref.encode(), stamped=False)
+    p = plan(s, fw(files=dict(FILES, **{"main.py": b"v2\n"})), None, REFERENCE)
+    assert p.send == ["main.py"] and p.profile_staged and p.profile_installed
+
+
+def profile_bytes(prof):
+    return (json.dumps(prof, indent=1) + "\n").encode()

@@ -37,6 +37,26 @@ BROKEN = {
     "several": ["mcu: unknown MCU 'esp32'", "panel.order: 'GRBW' is not an order of the letters",
                 "colours.side0: [0, 300, 0] is not [red, green, blue]"],
     "not-json": ["not valid JSON"],
+    # the keys do not fit (bgboard.mechanical, the laptop's check only)
+    "keys-12mm-in-line": ["%s and %s overlap by 2 mm (12 x 12 mm switches, centres 10 mm apart)"
+                          % pair for pair in
+                          [("P%d" % n, "P%d" % (n + 1)) for n in range(13, 18)]
+                          + [("P%d" % n, "P%d" % (n + 1)) for n in range(19, 24)]
+                          + [("P%d" % n, "P%d" % (n - 1)) for n in range(12, 8 - 1, -1)]
+                          + [("P7", "BAR"), ("BAR", "P6")]
+                          + [("P%d" % n, "P%d" % (n - 1)) for n in range(6, 1, -1)]],
+    "keys-misplaced": [
+        "mechanical.keys: no place for HINT",
+        "mechanical.keys.MENU: its 12 x 12 mm switch at (30, 250) reaches outside the "
+        "200 x 250 mm enclosure",
+        "mechanical.keys.OK: its switch at (150, 224) and the display module overlap",
+        "mechanical.keys.P5: at (105, 240) it is 55 mm from its point's edge LED at (105, 185) "
+        "(at most 30 mm",
+        "mechanical.keys.P20: at (115, 20) it is nearer point 21 than its own point 20",
+        "mechanical.keys.P21: at (105, 20) it is nearer point 20 than its own point 21"],
+    "mechanical-form": ["mechanical.pitch_mm: 0 is not the LED pitch in mm",
+                        "mechanical.keys.P1: no switch '8x8' in mechanical.switches",
+                        "mechanical.oled_mm: missing (the board has a display"],
 }
 
 

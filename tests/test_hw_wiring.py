@@ -52,4 +52,27 @@ def test_every_used_gpio_is_in_the_table_and_the_picture(name):
                 "39 VSYS", "40 VBUS"):
         assert pin in texts
     # the net label of every used GPIO is drawn at the Pico and at the part it goes to
-    assert texts.count("LED DATA") >= 3
+    assert texts.count("LED DATA") >= 2
+    assert texts.count("DIN") >= 2       # from the resistor to the panel
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_small_parts_are_drawn_not_only_named(name):
+    """The 330 ohm resistor, the 1000 uF capacitor and (on an external supply) the 1N5817 are
+    symbols in the picture, each with its value, as the bill of materials lists them."""
+    import json
+    prof = json.loads((ROOT / "hardware" / "profiles" / (name + ".json")).read_text())
+    svg = ET.parse(ROOT / "hardware" / ("wiring-%s.svg" % name))
+    groups = {g.get("id"): g for g in svg.iter("{http://www.w3.org/2000/svg}g")}
+    want = {"resistor": "330 Ω", "capacitor": "1000 µF", "diode": "1N5817"}
+    if prof["power"]["supply_ma"] <= 500:     # from USB: no supply, no diode
+        del want["diode"]
+        assert "diode" not in groups
+    bom = (ROOT / "hardware" / "bom.csv").read_text()
+    for part, value in want.items():
+        assert part in groups, part
+        shapes = [e for e in groups[part] if not e.tag.endswith("text")]
+        assert len(shapes) >= 3, part        # leads and a body, not a word
+        assert any((t.text or "").startswith(value) for t in groups[part].iter(
+            "{http://www.w3.org/2000/svg}text")), part
+        assert value.replace("Ω", "ohm").replace("µ", "u").split()[0] in bom

@@ -2,6 +2,7 @@
 are named precisely; the same replay runs on MicroPython."""
 
 import json
+import re
 import random
 import subprocess
 import sys
@@ -145,3 +146,79 @@ def test_replay_on_micropython_matches_cpython(tmp_path, mpy_lib):
         m = rep.match
         assert out.stdout.split() == [m.pos.id(), m.match_id(), str(m.score[0]),
                                       str(m.score[1]), str(torn is not None)]
+
+
+def test_json_reads_back_and_is_checked(match_text, tmp_path):
+    """bgboard's JSON is read as well as written: replayed with the rules, it verifies with
+    the record's score and re-exports byte for byte; a move, a result or a final score changed
+    in it is named."""
+    from bgboard import jsonfile
+    from bgboard.games import FileError, load
+    f = tmp_path / "m.bgr"
+    f.write_text(match_text)
+    assert bgboard("export", f, "--format", "json", "-o", tmp_path / "m.json").returncode == 0
+    text = (tmp_path / "m.json").read_text()
+    rep, _, _ = replay(match_text)
+    ld = load(tmp_path / "m.json")
+    assert ld.kind == "json" and ld.replay.match.score == rep.match.score
+    assert ld.replay.match.match_id() == rep.match.match_id() and jsonfile.write(ld) == text
+    v = bgboard("verify", tmp_path / "m.json", "--json")
+    assert v.returncode == 0 and json.loads(v.stdout)["score"] == rep.match.score
+    data = json.loads(text)
+    move = next(i for i, a in enumerate(data["games"][0]["actions"])
+                if a["type"] == "move" and a["moves"] and i > 4)
+    bad = json.loads(text)
+    bad["games"][0]["actions"][move]["moves"][0] = [3, 24]          # backwards
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    with pytest.raises(FileError, match="game 1 move \\d+: "):
+        load(tmp_path / "bad.json")
+    bad = json.loads(text)
+    bad["games"][0]["result"]["winner"] = 1 - bad["games"][0]["result"]["winner"]
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    with pytest.raises(FileError, match="the file says player"):
+        load(tmp_path / "bad.json")
+    bad = json.loads(text)
+    bad["score"] = [9, 9]
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    with pytest.raises(FileError, match="final score \\[9, 9\\]"):
+        load(tmp_path / "bad.json")
+    (tmp_path / "bad.json").write_text('{"format": "bgboard-json", "version": 1}')
+    v = bgboard("verify", tmp_path / "bad.json")
+    assert v.returncode == 1 and "not bgboard's JSON: a part is missing" in v.stderr
+
+
+def test_sgf_reads_back_and_is_checked(match_text, tmp_path):
+    """Our .sgf is read as well as written: replayed, it gives the record's score, position and
+    Match ID; a move changed in it, or a result, is named; a file that is no backgammon SGF is
+    said to be so."""
+    from bgboard.games import FileError, load
+    f = tmp_path / "m.bgr"
+    f.write_text(match_text)
+    assert bgboard("export", f, "--format", "sgf", "-o", tmp_path / "m.sgf").returncode == 0
+    text = (tmp_path / "m.sgf").read_text()
+    rep, _, _ = replay(match_text)
+    ld = load(tmp_path / "m.sgf")
+    assert ld.kind == "sgf" and ld.replay.match.score == rep.match.score
+    assert ld.replay.match.match_id() == rep.match.match_id()
+    assert ld.replay.match.pos == rep.match.pos and ld.replay.players == ["Ann", "Bob Smith"]
+    v = bgboard("verify", tmp_path / "m.sgf", "--json")
+    assert v.returncode == 0 and json.loads(v.stdout)["score"] == rep.match.score
+    # the third move of the first game goes backwards
+    nodes = text.split(";")
+    k = [i for i, n in enumerate(nodes) if n[:2] in ("W[", "B[") and n[2:4].isdigit()][2]
+    nodes[k] = nodes[k][:4] + nodes[k][5] + nodes[k][4] + nodes[k][6:]
+    (tmp_path / "bad.sgf").write_text(";".join(nodes))
+    with pytest.raises(FileError, match="game 1 move [23]: step .* from higher to lower"):
+        load(tmp_path / "bad.sgf")
+    first = text.split(")\n", 1)[0]
+    won = re.search(r"RE\[([WB])\+(\d+)\]", first)
+    (tmp_path / "bad.sgf").write_text(text.replace(won.group(0), "RE[%s+%s]" % (
+        "BW"["WB".index(won.group(1))], won.group(2)), 1))
+    with pytest.raises(FileError, match="game 1 move \\d+: the file says"):
+        load(tmp_path / "bad.sgf")
+    for bad, why in (("(;FF[4]GM[1]SZ[19];B[pd])", "not a backgammon file"),
+                     ("(;FF[4]GM[6]MI[length:3];W[21mk", "not closed"),
+                     ("(;FF[4]GM[6];W[9zz])", "W[9zz] is not a move")):
+        (tmp_path / "bad.sgf").write_text(bad)
+        r = bgboard("verify", tmp_path / "bad.sgf")
+        assert r.returncode == 1 and why in r.stderr and "Traceback" not in r.stderr, r.stderr

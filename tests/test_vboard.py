@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import serial
 
-from conftest import ROOT, tool_path
+from conftest import tool_path
 
 from bgcore import Position
 from bgcore.record import replay
@@ -479,3 +479,19 @@ def test_a_new_image_is_a_blank_board(tmp_path):
         vb.stop()
     from bgboard import vboard
     assert vboard.list_files(img) == []
+
+
+def test_kinds_of_virtual_board_are_chosen_by_name(tmp_path):
+    """`--chip` picks a kind of virtual board from vboard.CHIPS (the seam a second kind plugs
+    into); an unknown kind is named, and launch() says when a board stops as it starts."""
+    from bgboard import vboard
+    from bgboard.link import LinkError
+    assert vboard.runner("unix") is vboard.run
+    with pytest.raises(ValueError, match="no virtual board 'z80' \\(unix"):
+        vboard.runner("z80")
+    r = subprocess.run([BGBOARD, "vboard", "--link", str(tmp_path / "l"), "--chip", "z80"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--chip: invalid choice: 'z80'" in r.stderr
+    with pytest.raises(LinkError, match="stopped as it started"):
+        vboard.launch(tmp_path / "link", tmp_path / "flash.img", chip="z80")
+    assert not (tmp_path / "link").exists()

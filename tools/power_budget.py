@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Print each profile's power figures for hardware/power.md: the panel's estimated current
-(bghal.panel.Panel.encode) for a few frames drawn from the profile's LED map and colours, at
-the default brightness and at the cap, without and with the current limit.
+"""Print each profile's power figures for hardware/power.md.
+
+The panel's estimated current (bghal.panel.Panel.encode) for a few frames drawn from the
+profile's LED map and colours, at the default brightness and at the cap, without and with the
+current limit.
 
     tools/power_budget.py [NAME ...]      (default: every profile in hardware/profiles)
 """
@@ -14,6 +16,7 @@ sys.path.insert(0, str(ROOT / "firmware" / "lib"))
 
 from bghal import profile as bprofile  # noqa: E402
 from bghal.panel import Panel  # noqa: E402
+from hw_cli import load_profile, profile_args  # noqa: E402
 
 # the starting position in player 0's numbering: (point, checkers); player 1 has the mirror
 START = ((24, 2), (13, 5), (8, 3), (6, 5))
@@ -61,13 +64,13 @@ def figures(prof):
 
 
 def main(argv=None):
-    names = (argv if argv is not None else sys.argv[1:]) or sorted(
-        p.stem for p in (ROOT / "hardware" / "profiles").glob("*.json"))
+    names, _ = profile_args("tools/power_budget.py", __doc__.splitlines()[0], None,
+                            argv, out=False)
     for name in names:
-        prof = bprofile.load(str(ROOT / "hardware" / "profiles" / (name + ".json")))
+        path, prof, _ = load_profile(name, "tools/power_budget.py")
         power = prof["power"]
         print("%s: supply %d mA, LED budget %d mA, dark panel %d mA, rest %d mA"
-              % (name, power["supply_ma"], power["budget_ma"], bprofile.idle_ma(prof),
+              % (path.stem, power["supply_ma"], power["budget_ma"], bprofile.idle_ma(prof),
                  power["other_ma"]))
         for kind, b, asked, sent in figures(prof):
             print("  %-5s at brightness %3d: %5d mA asked, %5d mA sent" % (kind, b, asked, sent))

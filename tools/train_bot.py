@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "firmware", "lib"))
 sys.path.insert(0, os.path.join(HERE, "..", "host"))
 
 from bgcore import net as bnet          # noqa: E402  (the feature rows are defined there)
-from bgboard import refplay             # noqa: E402
+from bgboard import paths, refplay      # noqa: E402
 
 def raw_of(after):
     """Our 52-byte layout of a gnubg board [mover, opponent] (the mover has just moved)."""
@@ -265,8 +265,8 @@ def main(argv=None):
     ap.add_argument("--shots", type=int, default=1, help="1: inputs for the rolls that hit a blot")
     ap.add_argument("--epochs", type=int, default=16)
     ap.add_argument("--lr", type=float, default=0.003)
-    ap.add_argument("--cache", default=os.path.join(HERE, "..", ".cache"))
-    ap.add_argument("--out", default=os.path.join(HERE, "..", "firmware", "lib", "bgcore", "botnet.py"))
+    ap.add_argument("--cache", default=str(paths.REPO / ".cache"))
+    ap.add_argument("--out", default=str(paths.FIRMWARE_LIB / "bgcore" / "botnet.py"))
     a = ap.parse_args(argv)
     t0 = time.time()
     bnet.configure(a.levels, a.shots)

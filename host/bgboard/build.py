@@ -3,9 +3,10 @@ user of it needs it (`bgboard flash`, the virtual board's --install, the benches
 Each module is compiled with `-s` and its path inside lib/, so the output does not depend on
 where the repository lives (the name is kept on the board as a string: the heap a test measures
 would change with the clone's path). The firmware's version is bgcore's `__version__`, read here
-and nowhere else."""
+and nowhere else. Also the board profile file as a board of a given kind gets it."""
 
 import ast
+import json
 import subprocess
 from pathlib import Path
 
@@ -59,6 +60,15 @@ def mpy_version(data):
     if data[2] >> 2:
         raise BuildError("the firmware was compiled to native code; bgboard flashes bytecode")
     return data[1]
+
+
+def profile_file(profile, target):
+    """The /profile.json a board of TARGET gets for board profile PROFILE (a dict): on the unix
+    port (the virtual board) the same board, its hardware played by the virtual HAL."""
+    data = dict(profile)
+    if target == "unix":
+        data["hal"] = "virtual"
+    return (json.dumps(data, indent=1) + "\n").encode()
 
 
 class Build:

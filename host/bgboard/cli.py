@@ -172,8 +172,9 @@ def build_parser():
     d.add_argument("--games", type=int, default=1, help="how many games")
     d.set_defaults(func=_demo)
 
-    v = sub.add_parser("verify", help="replay a game record or .mat and check every move")
-    v.add_argument("file", help="a native record (.bgr) or a .mat file")
+    v = sub.add_parser("verify", help="replay a game record, .mat, .sgf or JSON and check every "
+                       "move")
+    v.add_argument("file", help="a native record (.bgr), a .mat or .sgf file, or bgboard's JSON")
     v.add_argument("--jacoby", action="store_true", help="money .mat: apply the Jacoby rule")
     v.add_argument("--json", action="store_true", help="print one JSON object")
     v.set_defaults(func=_verify)

@@ -20,12 +20,11 @@ import io
 import json
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from bgboard import paths
-from bgboard.build import BuildError, build, mpy_version  # noqa: F401 (mpy_version: older name)
+from bgboard.build import BuildError, build, mpy_version, profile_file  # noqa: F401 (mpy_version)
 from bgboard.devices import find_port
 from bgboard.link import Board, LinkError, NoBoard, PortBusy, open_port
 from bgboard.progress import Progress
@@ -201,15 +200,6 @@ def read_profile(name):
         raise FlashError("%s is not valid JSON: %s" % (path, e))
 
 
-def profile_bytes(profile, target):
-    """The profile file for a board of TARGET: on the unix port the same board with its
-    hardware played by the virtual HAL."""
-    data = dict(profile)
-    if target == "unix":
-        data["hal"] = "virtual"
-    return (json.dumps(data, indent=1) + "\n").encode()
-
-
 def booting_slot(survey):
     """The slot firmware/loader.py runs on this board (the same choice), or ""."""
     for slot in (survey["active"], "a", "b"):
@@ -257,22 +247,25 @@ def plan(survey, fw, profile=None, default_profile=None, target=None, port="the 
     problem = check_mpy(s["mpy"], fw.mpy, s["version"])
     if problem:
         raise FlashError(problem)
-    if profile is None and s["profile"]:
-        prof = s["profile"].encode()            # the board's own, kept as it is
-    else:
-        prof = profile_bytes(profile if profile is not None else default_profile, got)
     manifest = {k: sha(v) for k, v in fw.files.items()}
     active = booting_slot(s) if s["loader"] else ""     # the slot that runs now, if any
     running = s["slots"].get(active, {}) if active else {}
+    if profile is None and s["profile"]:
+        prof = s["profile"].encode()            # the board's own, kept as it is
+    else:
+        prof = profile_file(profile if profile is not None else default_profile, got)
 
     def has(slot_files, k, h):
         return slot_files.get(k, [0, ""])[1] == h
 
     firmware_files = set(running) - {SLOT_STAMP, SLOT_PROFILE}
-    same = bool(active) and all(has(running, k, h) for k, h in manifest.items()) \
-        and firmware_files == set(manifest) and s["main"] == sha(fw.loader) \
-        and sha(prof) == sha((s["profile"] or "").encode()) \
-        and (SLOT_PROFILE not in running or has(running, SLOT_PROFILE, sha(prof)))
+    same_firmware = bool(active) and all(has(running, k, h) for k, h in manifest.items()) \
+        and firmware_files == set(manifest) and s["main"] == sha(fw.loader)
+    if SLOT_PROFILE in running:
+        same_profile = has(running, SLOT_PROFILE, sha(prof))
+    else:                                       # flashed before profiles went into the slots
+        same_profile = sha(prof) == sha((s["profile"] or "").encode())
+    same = same_firmware and same_profile
     slot = "b" if active == "a" else "a"
     staged = s["slots"].get(slot, {})
     keep, local, send = [], [], []
@@ -409,8 +402,10 @@ class Flasher:
     def carry_out(self, p, fw, t0):
         """Do what plan P says, verifying as it goes; the switch comes last."""
         if p.nothing_to_do:
-            self.say("the board already runs this firmware (%s, slot %s): nothing copied"
-                     % (p.fw, p.active))
+            if not p.profile_installed:     # a flash cut short just after its switch
+                self.install_profile("/fw/%s/" % p.active + SLOT_PROFILE)
+            self.say("the board already runs this firmware (%s, slot %s): nothing copied%s"
+                     % (p.fw, p.active, "" if p.profile_installed else "; its profile installed"))
             self.reset(p.target)
             return self.check_hello(p.fw, t0)
         self.say(p.summary() % self.port)
@@ -457,14 +452,18 @@ class Flasher:
             self.put_checked("/main.py.new", p.loader)
             self.exec("import os\nos.rename('/main.py.new', '/main.py')")
         if not p.profile_installed:
-            self.exec(_COPY + "_cp(%r, '/profile.json.new')\nimport os\n"
-                      "os.rename('/profile.json.new', '/profile.json')" % (base + SLOT_PROFILE))
+            self.install_profile(base + SLOT_PROFILE)
         if p.flat_lib:
             # the library of a board installed without slots: no longer used
             self.exec(_RMTREE + "_rm('/lib')\n", timeout=120)
         self.say("switched to slot %s; resetting the board" % p.slot)
         self.reset(p.target)
         return self.check_hello(p.fw, t0)
+
+    def install_profile(self, staged):
+        """The profile staged in a slot becomes /profile.json (copied on the board, renamed)."""
+        self.exec(_COPY + "_cp(%r, '/profile.json.new')\nimport os\n"
+                  "os.rename('/profile.json.new', '/profile.json')" % staged)
 
     def put_checked(self, path, data):
         self.write_file(path, data)

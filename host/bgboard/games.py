@@ -1,6 +1,6 @@
-"""Game files on the laptop: load a native record or a .mat into a verified replay, say what it
-holds (`verify`), hand it to a format's writer (`export`: matfile, sgffile, jsonfile), and write
-new records from bot-against-bot play (`bgboard selfplay`)."""
+"""Game files on the laptop: load a native record, a .mat, an .sgf or bgboard's JSON into a
+verified replay, say what it holds (`verify`), hand it to a format's writer (`export`: matfile,
+sgffile, jsonfile), and write new records from bot-against-bot play (`bgboard selfplay`)."""
 
 from bgcore.match import MATCH, MONEY, NOCUBE, GAME_OVER, MATCH_OVER, TURN, MOVE, OPENING
 from bgcore.record import RecordError, Writer, replay
@@ -27,6 +27,11 @@ class FileError(Exception):
         self.where = where or message
 
 
+# formats told apart by how the file starts (a native record: "BGR"; anything else: .mat)
+_READERS = (("{", "json", jsonfile, "not bgboard's JSON"),
+            ("(;", "sgf", sgffile, "not a backgammon SGF file"))
+
+
 def load(path, jacoby=False):
     path = str(path)
     try:
@@ -38,6 +43,15 @@ def load(path, jacoby=False):
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise FileError(path, "not a text file (it is not UTF-8)")
+    for start, kind, module, not_one in _READERS:
+        if text.lstrip().startswith(start):
+            try:
+                rep, info = module.read(text)
+            except (jsonfile.JsonError, sgffile.SgfError) as e:
+                raise FileError(path, "%s: %s" % (not_one, e))
+            except RecordError as e:
+                raise FileError(path, e.where(), e.where())
+            return Loaded(path, rep, info, None, kind)
     if text.lstrip().startswith("BGR"):
         try:
             rep, info, torn = replay(text)

@@ -22,14 +22,19 @@ def resolve(name):
 
 
 def load_and_check(name):
-    """(path, profile or None, faults) for profile `name`."""
+    """(path, profile or None, faults) for profile `name`: the firmware's check, then whether
+    the keys physically fit (bgboard.mechanical, host only)."""
+    from bgboard import mechanical
     bp = _profile_module()
     path = resolve(name)
     try:
-        prof = bp.load(str(path))
+        prof = bp.load(str(path), mechanical=True)
     except ValueError as e:
         return path, None, [str(e).split(": ", 1)[-1]]
-    return path, prof, bp.check(prof)
+    faults = bp.check(prof)
+    # the keys' geometry needs a sound profile; until then only the section's form is checked
+    more = mechanical.check(prof) if not faults else mechanical.check_form(prof)
+    return path, prof, faults + [f for f in more if f not in faults]
 
 
 def summary(prof):
@@ -62,6 +67,10 @@ def summary(prof):
     ]
     if extras:
         lines.append("  also: " + "; ".join(extras))
+    from bgboard import mechanical
+    top = mechanical.summary(prof)
+    if top:
+        lines.append(top)
     lines.append("  power: LEDs limited to %d mA (%d mA with all off), rest %d mA, supply %d mA"
                  % (power["budget_ma"], bp.idle_ma(prof), power["other_ma"], power["supply_ma"]))
     return "\n".join(lines)

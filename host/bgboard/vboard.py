@@ -168,11 +168,9 @@ def install(image, profile="reference", compiled=True):
         prof = paths.profile_path(profile)
     except FileNotFoundError as e:
         raise SystemExit("bgboard vboard: %s" % e)
-    data = json.loads(prof.read_text())
-    data["hal"] = "virtual"          # the same board, its hardware played by the unix port
     fs = open_image(image)
     files = [("/main.py", (paths.FIRMWARE / "main.py").read_bytes()),
-             ("/profile.json", (json.dumps(data, indent=1) + "\n").encode())]
+             ("/profile.json", build.profile_file(json.loads(prof.read_text()), "unix"))]
     if compiled:
         with tempfile.TemporaryDirectory() as tmp:
             lib = build.compile_lib(tmp)
