@@ -94,12 +94,12 @@ def feed_figures(board, say):
     """The longest gaps between watchdog feeds: a demo game (level 6) and the pips view."""
     from bgboard.link import LinkError
     f = {}
-    board.stats(reset_feeds=True)
     resets = len(board.resets)
     say("demo game (level 6, fast) ...")
     from bgboard.link import Board
     with Board(board.link) as b:
         b.hello(timeout=600)               # the app, back after the raw REPL's soft reset
+    board.stats(reset_feeds=True)
     answer = _request(board.link, "DEMO 1 fast")
     if not answer.startswith("OK DEMO"):
         raise RuntimeError("the board answered DEMO with %r" % answer)

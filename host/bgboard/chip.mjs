@@ -274,7 +274,12 @@ process.stdin.on('data', (chunk) => {
     else if (type === 'K') key(JSON.parse(body.toString()));
     else if (type === 'Z') {
       emit('Z', JSON.stringify(stats()));
-      if (body.toString() === 'reset') feeds.maxGap = 0;
+      if (body.toString() === 'reset') {
+        // from the next feed on (a gap across an idle stretch, when the emulated clock leaps to
+        // its next alarm, is not the firmware's)
+        feeds.maxGap = 0;
+        feeds.last = -1;
+      }
     }
     else if (type === 'Q') quitting = true;
   }
