@@ -16,6 +16,9 @@ def _bench(args):
     if args.what == "leaderboard":
         from bgboard.leaderboard.bench import run
         return run(games=args.games or 40, seed=args.seed)
+    if args.what == "chip":
+        from bgboard.bench_chip import run
+        return run(levels=tuple(args.levels or (6,)), seed=args.seed, demo=not args.no_demo)
     if args.what == "rules":
         from bgboard.bench_rules import run
         return run(pairs=args.pairs or 3000, seed=args.seed)
@@ -130,8 +133,14 @@ def _render(args):
 
 def _vboard(args):
     from bgboard.vboard import runner
+    extra = {}
+    if args.fetch:
+        if args.chip != "rp2040":
+            print("bgboard vboard: --fetch goes with --chip rp2040", file=sys.stderr)
+            return 2
+        extra["fetch"] = True
     return runner(args.chip)(args.link, flash=args.flash, heap=args.heap,
-                             install_profile=args.install, pid_file=args.pid_file)
+                             install_profile=args.install, pid_file=args.pid_file, **extra)
 
 
 def _sim(args):
@@ -251,8 +260,10 @@ def build_parser():
                     "cut the power)")
     from bgboard.vboard import CHIPS, DEFAULT_CHIP
     vb.add_argument("--chip", choices=sorted(CHIPS), default=DEFAULT_CHIP,
-                    help="the kind of virtual board (default %s: MicroPython's unix port)"
-                    % DEFAULT_CHIP)
+                    help="the kind of virtual board (default %s: MicroPython's unix port; "
+                    "rp2040: MicroPython's rp2 firmware on an emulated RP2040)" % DEFAULT_CHIP)
+    vb.add_argument("--fetch", action="store_true", help="with --chip rp2040: first download "
+                    "the official RPI_PICO firmware into the user's cache (mpflash; internet)")
     vb.set_defaults(func=_vboard)
 
     sm = sub.add_parser("sim", help="play on a virtual board drawn in the terminal")
@@ -263,10 +274,13 @@ def build_parser():
     sm.set_defaults(func=_sim)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
-    b.add_argument("what", choices=["rules", "bot", "logs", "leaderboard"],
+    b.add_argument("what", choices=["rules", "bot", "logs", "chip", "leaderboard"],
                    help="what to measure (logs: pulling records over the protocol against "
-                   "mpremote fs cp; leaderboard: submissions verified per second)")
+                   "mpremote fs cp; chip: the firmware on the emulated RP2040, in emulated time; "
+                   "leaderboard: submissions verified per second)")
     b.add_argument("--games", type=int, help="leaderboard: ranked records to submit (40)")
+    b.add_argument("--no-demo", action="store_true", help="chip: skip the demo game (the "
+                   "watchdog-feed gaps)")
     b.add_argument("--port", help="logs: the board (default: a virtual board of its own)")
     b.add_argument("--pairs", type=int, help="rules: (position, roll) pairs in the corpus "
                    "(3000); bot: duplicate dice pairs for level 6 against pubeval (5000 = "

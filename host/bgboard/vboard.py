@@ -457,7 +457,7 @@ def run(link, flash=None, heap="192k", install_profile=None, pid_file=None, with
 # the board's serial port as a pty at LINK until it is stopped (SIGTERM); the host side is the
 # same for all (bgboard.transport.SerialTransport on LINK). A new kind registers here, as
 # "module:function", and is chosen with `bgboard vboard --chip NAME`.
-CHIPS = {"unix": "bgboard.vboard:run"}
+CHIPS = {"unix": "bgboard.vboard:run", "rp2040": "bgboard.chip:run"}
 DEFAULT_CHIP = "unix"
 
 
