@@ -75,20 +75,37 @@ def _verify_ranked(args, ld, out):
 
 
 def _export(args):
-    from bgboard.games import EXPORTERS, FileError, load
+    import os
+    from bgboard.games import EXPORTERS, ExportRefused, FileError, gnubg_setting, load, summary
     try:
         ld = load(_archived(args.file), jacoby=args.jacoby)
-    except FileError as e:
+        text = EXPORTERS[args.format](ld)
+    except (FileError, ExportRefused) as e:
         print("bgboard export: %s" % e, file=sys.stderr)
         return 1
-    text = EXPORTERS[args.format](ld)
     if ld.torn:
         print("bgboard export: note: %s: %s" % (args.file, ld.torn), file=sys.stderr)
-    if args.output and args.output != "-":
-        with open(args.output, "w") as f:
-            f.write(text)
+    to_file = args.output and args.output != "-"
+    if to_file:
+        if os.path.isdir(args.output):
+            print("bgboard export: %s is a folder; give a file name (-o FILE)" % args.output,
+                  file=sys.stderr)
+            return 1
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            print("bgboard export: cannot write %s: %s" % (args.output, e.strerror),
+                  file=sys.stderr)
+            return 1
     else:
         sys.stdout.write(text)
+    print("bgboard export: wrote %s (.%s): %s" % (args.output if to_file else "standard output",
+                                                   args.format, summary(ld)), file=sys.stderr)
+    setting = gnubg_setting(ld) if args.format == "mat" else None
+    if setting:
+        print("bgboard export: in GNU Backgammon, `%s` before `import mat` (a .mat cannot say "
+              "the rules; .sgf does)" % setting, file=sys.stderr)
     return 0
 
 
@@ -188,13 +205,24 @@ def _board(args):
 
 
 def _archived(path):
-    """A FILE argument: the path itself, or a record's name in the local archive."""
+    """A FILE argument: the path itself, or a record's name in the local archive ('0003.bgr',
+    'BOARD/0003.bgr'); a FileError naming every board's copy when several boards have one."""
     import os
     if os.path.exists(path):
         return path
-    from bgboard.archive import find_record
+    from bgboard.archive import archive_root, find_record
     found = find_record(path)
-    return str(found) if found else path
+    if found:
+        return str(found)
+    root = archive_root()
+    if os.sep not in path and root.is_dir():
+        hits = sorted(d / path for d in root.iterdir() if (d / path).is_file())
+        if len(hits) > 1:
+            from bgboard.games import FileError
+            raise FileError(path, "in the archive of %d boards: give one of %s"
+                            % (len(hits), ", ".join(h.parent.name + "/" + h.name
+                                                    for h in hits)))
+    return path
 
 
 def build_parser():
