@@ -57,6 +57,17 @@ def test_second_vboard_is_refused_and_first_keeps_running(tmp_path):
                 assert len(lines) == 1, r.stderr
                 assert "in use" in lines[0] and "process %d" % first.pid in lines[0], lines[0]
                 assert "Traceback" not in r.stderr
+            # nor may `sim --new` wipe (or `sim` reinstall) the image of a running board
+            before = flash.read_bytes()
+            for extra in (["--new"], []):
+                r = subprocess.run([BGBOARD, "sim", "--flash", str(flash)] + extra,
+                                   capture_output=True, text=True, timeout=60,
+                                   stdin=subprocess.DEVNULL)
+                assert r.returncode == 1, r.stderr
+                assert r.stderr.strip() == ("bgboard sim: flash image %s is in use by the virtual "
+                                            "board of process %d (stop it first, or choose "
+                                            "another)" % (flash, first.pid)), r.stderr
+            assert flash.read_bytes() == before
             assert first.poll() is None
             assert os.readlink(link) == target          # nobody re-pointed or deleted the link
             assert not (tmp_path / "other").exists()

@@ -160,8 +160,10 @@ def list_files(image, top="/"):
 def install(image, profile="reference", compiled=True):
     """Put the firmware on an image, as `bgboard flash` would: /main.py, /lib (compiled to .mpy
     with mpy-cross unless compiled=False) and /profile.json. /data (records, settings) is kept.
-    Creates the image when missing. Returns the number of files written."""
+    Creates the image when missing. Returns the number of files written. Refused (InUse) while
+    another virtual board runs on the image."""
     image = Path(image)
+    check_free("flash image", image)
     if not image.exists():
         new_image(image)
     try:
@@ -239,6 +241,13 @@ def holder(path):
         return None
     finally:
         os.close(fd)
+
+
+def check_free(what, path):
+    """InUse when another process's virtual board holds PATH (this process's own is free)."""
+    pid = holder(path)
+    if pid is not None and pid != os.getpid():
+        raise InUse(what, path, pid)
 
 
 class BoardLock:
