@@ -137,3 +137,18 @@ def test_a_record_name_two_boards_share_names_both(tmp_path):
     r = subprocess.run([sys.executable, "-m", "bgboard.cli", "export", "E6614104A1/0001.bgr",
                         "--format", "sgf"], capture_output=True, text=True, env=env, cwd=cwd)
     assert r.returncode == 0 and "RE[W+3]" in r.stdout, r.stderr
+
+
+def test_export_into_a_closed_pipe_is_quiet(tmp_path):
+    """`bgboard export ... | head`: the reader went away; no traceback."""
+    import os
+    rec = tmp_path / "g.bgr"
+    rec.write_text(play_record(Rules(NOCUBE), random.Random(1), ("Ann", "Ben"), level=1))
+    r, w = os.pipe()
+    os.close(r)                         # the reader is gone before export writes
+    try:
+        p = subprocess.run([sys.executable, "-m", "bgboard.cli", "export", str(rec), "--format",
+                            "sgf"], stdout=w, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(w)
+    assert p.returncode == 0 and p.stderr == "", p.stderr

@@ -99,7 +99,12 @@ def _export(args):
                   file=sys.stderr)
             return 1
     else:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:         # `export ... | head`: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
     print("bgboard export: wrote %s (.%s): %s" % (args.output if to_file else "standard output",
                                                    args.format, summary(ld)), file=sys.stderr)
     setting = gnubg_setting(ld) if args.format == "mat" else None
