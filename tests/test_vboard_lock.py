@@ -46,10 +46,13 @@ def test_second_vboard_is_refused_and_first_keeps_running(tmp_path):
         try:
             _wait_link(first, link, log_path)
             target = os.readlink(link)
+            alias = tmp_path / "alias"              # the same folder by another path
+            os.symlink(tmp_path, alias)
             # the same link (and so its default image), then another link on the same image
             for args in (["--link", str(link), "--flash", str(flash)],
                          ["--link", str(link)],
-                         ["--link", str(tmp_path / "other"), "--flash", str(flash)]):
+                         ["--link", str(tmp_path / "other"), "--flash", str(flash)],
+                         ["--link", str(tmp_path / "other"), "--flash", str(alias / flash.name)]):
                 r = subprocess.run([BGBOARD, "vboard"] + args, capture_output=True, text=True,
                                    timeout=60)
                 assert r.returncode == 1, (args, r.stderr)

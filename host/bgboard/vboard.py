@@ -221,7 +221,9 @@ class InUse(Exception):
 
 
 def _lock_path(path):
-    return Path(str(Path(path).absolute()) + ".lock")
+    # the folder resolved (one lock whatever way the path is written), not the link itself
+    path = Path(path).absolute()
+    return path.parent.resolve() / (path.name + ".lock")
 
 
 def holder(path):
