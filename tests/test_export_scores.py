@@ -96,10 +96,13 @@ def test_automatic_double_is_refused_as_mat_and_scores_as_sgf(tmp_path):
     assert export(rec, "--format", "sgf", "-o", sgf).returncode == 0
     assert "CV[2]" in sgf.read_text()
     assert final_score(gnubg("load match %s\nshow score\n" % sgf, tmp_path)) == [0, 8]
-    # and bgboard reads its own .sgf back to the same score
-    r = subprocess.run([sys.executable, "-m", "bgboard.cli", "verify", str(sgf)],
-                       capture_output=True, text=True)
-    assert r.returncode == 0 and "score 0-8" in r.stdout, r.stdout + r.stderr
+    # and bgboard reads its own .sgf and JSON back to the same score
+    js = tmp_path / "auto.json"
+    assert export(rec, "--format", "json", "-o", js).returncode == 0
+    for f in (sgf, js):
+        r = subprocess.run([sys.executable, "-m", "bgboard.cli", "verify", str(f)],
+                           capture_output=True, text=True)
+        assert r.returncode == 0 and "score 0-8" in r.stdout, r.stdout + r.stderr
 
 
 def test_export_output_errors_are_one_line(tmp_path):

@@ -167,7 +167,11 @@ def to_sgf(ld):
     return sgffile.write(ld, distinct_players(list(ld.replay.players)), start_cubes(ld.replay))
 
 
-to_json = jsonfile.write
+def to_json(ld):
+    """bgboard's JSON of a loaded game file, with the cube each game started with."""
+    return jsonfile.write(ld, start_cubes(ld.replay))
+
+
 EXPORTERS = {"mat": to_mat, "sgf": to_sgf, "json": to_json}
 
 
