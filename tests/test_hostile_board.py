@@ -2,9 +2,8 @@
 that lead out of the archive, a board id and a profile name that are paths, floods of lines, a
 line without its end, a 10 GB record, escape sequences in every text field. Each case must end
 within a bound with a one-line error, write nothing outside its folder, keep the process small
-and print no raw control character. The cases today's client fails are marked xfail (strict),
-naming the case: wiring the name rule (bgboard.names), the bounds (docs/protocol.md) and the
-terminal-safe text (bgboard.safetext) into link/logs/archive/watch/devices flips them."""
+and print no raw control character: the name rule (bgboard.names), the bounds (docs/protocol.md)
+and the terminal-safe text (bgboard.safetext) at work in protocol/logs/archive/watch/devices."""
 
 import os
 import subprocess
@@ -153,19 +152,15 @@ def test_a_good_fake_board_is_pulled_listed_and_watched(tmp_path, fake, good_byt
 
 # ---- names from the board ---------------------------------------------------------------------
 
-def _fails_today(case, why):
-    return pytest.param(case, marks=pytest.mark.xfail(strict=True, reason="%s: %s" % (case, why)))
-
-
 NAME_CASES = [
-    _fails_today("name-dotdot", "LOG ../../escaped.bgr is written outside --out"),
-    _fails_today("name-absolute", "an absolute LOG name is written where it points"),
-    _fails_today("name-slash", "LOG sub/inner.bgr: a traceback (no such folder), not refused"),
-    _fails_today("name-dot", "LOG '.': a traceback (a folder read as a file)"),
-    _fails_today("name-dotdot-bare", "LOG '..': a traceback"),
-    _fails_today("name-tilde", "LOG ~/x.bgr: a traceback, not refused"),
-    _fails_today("name-suffix", "a LOG name without .bgr is pulled as a record"),
-    _fails_today("name-long", "a 60-character LOG name is accepted"),
+    "name-dotdot",
+    "name-absolute",
+    "name-slash",
+    "name-dot",
+    "name-dotdot-bare",
+    "name-tilde",
+    "name-suffix",
+    "name-long",
 ]
 
 
@@ -184,9 +179,8 @@ def test_record_names_that_break_the_rule_are_refused(tmp_path, fake, case, good
 
 
 @pytest.mark.parametrize("case", [
-    _fails_today("board-dotdot", "HELLO board=../../../../../esc: the archive is written "
-                 "outside the data folder"),
-    _fails_today("board-absolute", "HELLO board=/absolute: the archive is written there"),
+    "board-dotdot",
+    "board-absolute",
 ])
 def test_a_board_id_that_is_a_path_is_refused(tmp_path, fake, case):
     board = fake(case)
@@ -198,8 +192,6 @@ def test_a_board_id_that_is_a_path_is_refused(tmp_path, fake, case):
     assert "board id" in run.err, run
 
 
-@pytest.mark.xfail(strict=True, reason="profile-path: watch opens the local file HELLO's "
-                   "profile= names, and a JSON without 'leds' ends in a traceback")
 def test_watch_uses_only_the_projects_profiles(tmp_path, fake):
     board = fake("profile-path")
     work = tmp_path / "work"
@@ -214,18 +206,10 @@ def test_watch_uses_only_the_projects_profiles(tmp_path, fake):
 # ---- what a board sends without end -------------------------------------------------------------
 
 @pytest.mark.parametrize("case, bound", [
-    pytest.param("flood-bang", BOUND, marks=pytest.mark.xfail(
-        strict=True, reason="flood-bang: every ! line is kept and resets the timeout: the pull "
-        "never ends and the process grows without bound")),
-    pytest.param("flood-data", BOUND, marks=pytest.mark.xfail(
-        strict=True, reason="flood-data: after endless D lines at one offset the client drops "
-        "what follows until the board is quiet, which it never is: the pull never ends")),
-    pytest.param("no-newline", 20, marks=pytest.mark.xfail(
-        strict=True, reason="no-newline: a D line without its newline means reconnect and GET "
-        "again, without limit")),
-    pytest.param("huge-size", BOUND, marks=pytest.mark.xfail(
-        strict=True, reason="huge-size: a declared size of 10 GB is accepted; the .part file "
-        "grows for as long as the board sends")),
+    ("flood-bang", BOUND),
+    ("flood-data", BOUND),
+    ("no-newline", 20),
+    ("huge-size", BOUND),
 ])
 def test_a_transfer_that_never_ends_is_given_up(tmp_path, fake, case, bound):
     board = fake(case)
@@ -237,8 +221,6 @@ def test_a_transfer_that_never_ends_is_given_up(tmp_path, fake, case, bound):
     assert not part.exists() or part.stat().st_size <= 1_400_000, part.stat().st_size
 
 
-@pytest.mark.xfail(strict=True, reason="long-line: watch keeps a line without end in memory "
-                   "and rescans it on every read (time grows with its square)")
 def test_watch_gives_up_on_a_line_without_end(tmp_path, fake):
     board = fake("long-line")
     run = bgboard(tmp_path, "watch", "--port", board.link, "--once")
@@ -248,16 +230,10 @@ def test_watch_gives_up_on_a_line_without_end(tmp_path, fake):
 # ---- escape sequences in every text field ------------------------------------------------------
 
 @pytest.mark.parametrize("command", [
-    pytest.param(["devices"], marks=pytest.mark.xfail(
-        strict=True, reason="escapes: devices prints HELLO's fw, board and profile raw")),
-    pytest.param(["logs", "list"], marks=pytest.mark.xfail(
-        strict=True, reason="escapes: logs list prints the board id, fw and LOG names raw")),
-    pytest.param(["logs", "pull"], marks=pytest.mark.xfail(
-        strict=True, reason="escapes: logs pull uses the board id as a folder and prints it "
-                            "and the names raw")),
-    pytest.param(["watch", "--once"], marks=pytest.mark.xfail(
-        strict=True, reason="escapes: watch draws !TEXT, !EV, !NO, !ERROR, fw and the board "
-                            "id raw")),
+    ["devices"],
+    ["logs", "list"],
+    ["logs", "pull"],
+    ["watch", "--once"],
 ])
 def test_escape_sequences_never_reach_the_terminal(tmp_path, fake, command):
     board = fake("escapes")

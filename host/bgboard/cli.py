@@ -23,6 +23,12 @@ def _bench(args):
                levels=levels)
 
 
+def _shown(text):
+    """Text from a record or a board, terminal-safe (bgboard.safetext)."""
+    from bgboard.safetext import for_terminal
+    return for_terminal(str(text), 2000)
+
+
 def _verify(args):
     import json
     from bgboard.games import FileError, load, summary, verdict
@@ -32,14 +38,15 @@ def _verify(args):
         if args.json:
             print(json.dumps(verdict(None, e.where)))
         else:
-            print("%s: INVALID: %s" % (args.file, str(e).split(": ", 1)[1]), file=sys.stderr)
+            print("%s: INVALID: %s" % (_shown(args.file), _shown(str(e).split(": ", 1)[-1])),
+                  file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(verdict(ld)))
     else:
-        print("%s: OK: %s" % (args.file, summary(ld)))
+        print("%s: OK: %s" % (_shown(args.file), _shown(summary(ld))))
         if ld.torn:
-            print("%s: note: %s" % (args.file, ld.torn))
+            print("%s: note: %s" % (_shown(args.file), _shown(ld.torn)))
     return 0
 
 
@@ -48,11 +55,12 @@ def _export(args):
     try:
         ld = load(_archived(args.file), jacoby=args.jacoby)
     except FileError as e:
-        print("bgboard export: %s" % e, file=sys.stderr)
+        print("bgboard export: %s" % _shown(e), file=sys.stderr)
         return 1
     text = EXPORTERS[args.format](ld)
     if ld.torn:
-        print("bgboard export: note: %s: %s" % (args.file, ld.torn), file=sys.stderr)
+        print("bgboard export: note: %s: %s" % (_shown(args.file), _shown(ld.torn)),
+              file=sys.stderr)
     if args.output and args.output != "-":
         with open(args.output, "w") as f:
             f.write(text)
@@ -108,16 +116,17 @@ def _hw(args):
 def _board_command(run, *args, **kw):
     """Run a board command; a problem with the port or the board is one clear line, exit 1."""
     from bgboard.link import LinkError
+    from bgboard.names import BadName
     try:
         return run(*args, **kw)
-    except LinkError as e:
-        print("bgboard: %s" % e, file=sys.stderr)
+    except (LinkError, BadName) as e:
+        print("bgboard: %s" % _shown(e), file=sys.stderr)
         return 1
 
 
 def _devices(args):
     from bgboard.devices import run
-    return run(ports=args.port)
+    return _board_command(run, ports=args.port)
 
 
 def _flash(args):
@@ -281,6 +290,12 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`bgboard logs list | head`): no traceback, and none at exit
+        # when Python flushes stdout
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":
