@@ -242,3 +242,58 @@ def test_escape_sequences_never_reach_the_terminal(tmp_path, fake, command):
     run = bgboard(tmp_path, *command, "--port", board.link)
     assert_nothing_outside(tmp_path, before, [archive])
     assert_clean(run, refused=False)
+
+
+def test_watch_skips_led_frames_that_are_not_frames(tmp_path, fake):
+    board = fake("bad-led")
+    run = bgboard(tmp_path, "watch", "--port", board.link, "--once")
+    assert_clean(run, refused=False)
+    assert run.rc == 0 and "ROLL 0 5 2" in run.out, run
+
+
+# ---- the command line's own edges ---------------------------------------------------------------
+
+def test_a_port_that_does_not_exist_is_one_line(tmp_path):
+    run = bgboard(tmp_path, "devices", "--port", tmp_path / "nope")
+    assert_clean(run, refused=True)
+    assert run.out == "" and run.err.count("\n") == 1 and "nope" in run.err, run
+
+
+def test_logs_list_into_a_closed_pipe_ends_quietly(tmp_path, fake):
+    # `bgboard logs list | head -0`: the reader is gone before the first line is written
+    board = fake("good")
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"),
+               XDG_RUNTIME_DIR=str(tmp_path / "run"))
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        p = subprocess.run([sys.executable, "-m", "bgboard.cli", "logs", "list", "--port",
+                            board.link], stdout=write_end, stderr=subprocess.PIPE, env=env,
+                           timeout=BOUND, text=True)
+    finally:
+        os.close(write_end)
+    assert p.returncode != 0 and "Traceback" not in p.stderr and "Broken" not in p.stderr, \
+        p.stderr
+
+
+@pytest.mark.parametrize("kind", ["link-out", "link-in", "folder"])
+def test_a_part_file_that_is_not_a_plain_file_is_not_consumed(tmp_path, fake, kind,
+                                                              good_bytes):
+    # an existing NAME.part is resumed only when it is a plain file inside the folder
+    board = fake("good")
+    out = tmp_path / "out"
+    out.mkdir()
+    part = out / (GOOD_NAME + ".part")
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(good_bytes[:100])
+    if kind == "link-out":
+        os.symlink(outside, part)
+    elif kind == "link-in":
+        (out / "other").write_bytes(good_bytes[:100])
+        os.symlink(out / "other", part)
+    else:
+        part.mkdir()
+    run = bgboard(tmp_path, "logs", "pull", "--port", board.link, "--out", out)
+    assert_clean(run, refused=True)
+    assert outside.read_bytes() == good_bytes[:100]
+    assert not (out / GOOD_NAME).exists() and os.path.lexists(part), run

@@ -115,15 +115,17 @@ class Puller:
 
     def fetch(self, name, size, digest, dest, bar):
         """Bring NAME into DEST (verified). Returns True once the file is in place."""
-        part = names.inside(dest.parent, dest.name + ".part")
+        part = dest.parent / (dest.name + ".part")     # as named, not resolved: a link is seen
+        names.inside(dest.parent, part.name)
         garbled = reconnects = 0
+        resumed_at = None         # where the last reconnect resumed
         for attempt in range(2):
             have = 0
             if os.path.lexists(part):
                 # resumed only when it is a plain file of at most the record's size
                 if part.is_symlink() or not part.is_file():
-                    raise LinkError("%s is not a plain file: move it away and pull again"
-                                    % part)
+                    raise LinkError("%s is not a plain file (a link or a folder): not resumed "
+                                    "from; move it away and pull again" % part)
                 have = part.stat().st_size
                 if have > size:
                     part.unlink()
@@ -152,9 +154,13 @@ class Puller:
                     self.bytes += got - have
                     self.seconds += time.monotonic() - t0
                     reconnects += 1
-                    if reconnects > RECONNECTS_MAX:
-                        raise LinkError("%s: given up after %d reconnects (%s); what arrived is "
-                                        "kept in %s" % (name, RECONNECTS_MAX, e, part))
+                    if reconnects > RECONNECTS_MAX or got == resumed_at:
+                        raise LinkError("%s: given up at byte %d of %d after %d reconnect(s)%s "
+                                        "(%s); what arrived is kept in %s" % (
+                                            name, got, size, reconnects - 1,
+                                            ", the last one bringing no new byte"
+                                            if got == resumed_at else "", e, part))
+                    resumed_at = got
                     _say("\n%s: connection lost at byte %d of %d (%s); reconnecting ..."
                          % (name, got, size, e))
                     self.connect(patient=True)
