@@ -297,3 +297,60 @@ def test_a_part_file_that_is_not_a_plain_file_is_not_consumed(tmp_path, fake, ki
     assert_clean(run, refused=True)
     assert outside.read_bytes() == good_bytes[:100]
     assert not (out / GOOD_NAME).exists() and os.path.lexists(part), run
+
+
+# ---- the protocol client's bounds, in memory (no pty: each case in well under a second) -------
+
+def _client(answer_lines, endless=b""):
+    """A client whose board answers every request with ANSWER_LINES, then sends ENDLESS for as
+    long as it is read."""
+    from bgboard.protocol import Client
+    from bgboard.transport import MemoryTransport
+
+    class Endless(MemoryTransport):
+        def read(self, timeout):
+            if endless and len(self.incoming) < 4096:
+                self.feed(endless * (4096 // len(endless) + 1))
+            return MemoryTransport.read(self, timeout)
+
+    def respond(link, data):
+        link.feed(b"".join(line.encode() + b"\r\n" for line in answer_lines))
+    return Client(Endless(respond, piece=4096), name="fake")
+
+
+@pytest.mark.parametrize("answer, endless, said", [
+    ([], b"LOG x.bgr 1 " + b"0" * 64 + b"\r\n", "no answer to STATE"),      # strays without end
+    ([], b"\r\n", "blank lines in a row"),
+    ([], b"!EV x\r\n", "'!' or blank lines in a row"),
+    ([], b"x" * 1000, "longer than 8192 bytes"),
+])
+def test_an_answer_that_never_comes_is_a_bounded_fault(answer, endless, said):
+    from bgboard.protocol import Flooded
+    c = _client(answer, endless)
+    t0 = time.monotonic()
+    with pytest.raises(Flooded) as e:
+        c.request("STATE", timeout=1.0)
+    assert said in str(e.value) and time.monotonic() - t0 < 5
+    assert len(c.events) <= 64 and len(c.stray) <= 20
+
+
+def test_a_listing_or_a_record_larger_than_a_board_is_refused():
+    from bgboard.protocol import Flooded, RECORD_MAX
+    with pytest.raises(Flooded, match="more than its flash can hold"):
+        _client(["LOGS 100000"], b"").logs()
+    c = _client(["FILE 0001.bgr %d %s" % (RECORD_MAX + 1, "0" * 64)])
+    got = []
+    with pytest.raises(Flooded, match="more than a board's flash holds"):
+        c.get("0001.bgr", sink=got.append)
+    assert got == []
+
+
+def test_a_d_line_beyond_the_declared_size_is_damage():
+    import base64
+    from bgboard.protocol import Garbled
+    chunk = base64.b64encode(b"abcdef").decode()
+    c = _client(["FILE 0001.bgr 4 " + "0" * 64, "D 0 " + chunk, "END 0001.bgr 6"])
+    got = []
+    with pytest.raises(Garbled):
+        c.get("0001.bgr", sink=got.append)
+    assert got == []

@@ -14,12 +14,14 @@ from bgboard import archive, names
 from bgboard.devices import find_port
 from bgboard.link import Board, Disconnected, Garbled, LinkError
 from bgboard.progress import Progress
-from bgboard.protocol import RECORD_MAX
+from bgboard.protocol import RECORD_MAX, Flooded
 from bgboard.safetext import for_terminal
 
 RECONNECT_SECONDS = 30
 RECONNECTS_MAX = 3        # reconnects while fetching one record
 GARBLED_MAX = 50          # damaged lines while fetching one record
+TRANSFER_SECONDS = 60     # a record's whole transfer: this long, and one second more per KB
+TRANSFER_MIN_RATE = 1024  # (a Pico over USB sends tens of KB a second)
 
 
 def _say(text):
@@ -118,6 +120,13 @@ class Puller:
         part = dest.parent / (dest.name + ".part")     # as named, not resolved: a link is seen
         names.inside(dest.parent, part.name)
         garbled = reconnects = 0
+        give_up = time.monotonic() + TRANSFER_SECONDS + size / TRANSFER_MIN_RATE
+
+        def in_time():
+            if time.monotonic() > give_up:
+                raise Flooded("%s: the transfer of %d bytes takes longer than %d s; what arrived "
+                              "is kept in %s" % (name, size, give_up - started, part))
+        started = time.monotonic()
         resumed_at = None         # where the last reconnect resumed
         for attempt in range(2):
             have = 0
@@ -135,6 +144,7 @@ class Puller:
                 try:
                     with open(part, "ab") as f:
                         def sink(chunk, f=f):
+                            in_time()
                             f.write(chunk)
                             f.flush()
                             bar.add(len(chunk))
@@ -148,6 +158,7 @@ class Puller:
                     if garbled > GARBLED_MAX:
                         raise LinkError("%s: the line keeps arriving damaged (%s)" % (name, e))
                     have = got
+                    in_time()
                     continue
                 except Disconnected as e:
                     got = part.stat().st_size

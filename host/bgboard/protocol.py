@@ -22,6 +22,7 @@ LINE_MAX = 8192          # bytes in one line with its end
 EVENTS_KEPT = 64         # `!` lines kept while waiting (the oldest are dropped)
 EVENTS_IN_A_ROW = 1000   # `!` lines in a row while one answer is awaited: more is a fault
 RECORD_MAX = 1441792     # bytes in a record: a Pico's whole filesystem (352 blocks of 4 KB)
+LOGS_MAX = 352           # records a board lists at most (a 4 KB block each at least)
 DRAIN_MAX_BYTES = 65536  # what drain() drops at most before the board counts as flooding
 DRAIN_MAX_SECONDS = 2.0
 
@@ -180,14 +181,15 @@ class Client:
         bangs = 0
         while True:
             line = self.readline(max(0.0, deadline - time.monotonic()))
-            if line.startswith("!"):
+            if line and not line.startswith("!"):
+                return line
+            if line:
                 self._keep_event(line)
                 bangs += 1
-                if bangs > EVENTS_IN_A_ROW:
-                    raise Flooded("the board on %s sent more than %d '!' lines in a row "
-                                  "instead of an answer" % (self.name, EVENTS_IN_A_ROW))
-            elif line:
-                return line
+            if bangs > EVENTS_IN_A_ROW or time.monotonic() > deadline:
+                raise Flooded("the board on %s sent %d '!' or blank lines in a row (in %.1f s) "
+                              "instead of an answer" % (self.name, bangs,
+                                                        time.monotonic() - deadline + timeout))
 
     def answer(self, word, timeout=ANSWER_TIMEOUT):
         """The answer to the request WORD: `!` lines are kept in `events`, lines that cannot
@@ -198,6 +200,9 @@ class Client:
             if answers(word, line):
                 return line
             self.stray = (self.stray + [line])[-STRAY_KEPT:]
+            if time.monotonic() > deadline:     # other lines keep coming, never the answer
+                raise Flooded("the board on %s sent other lines for %d s but no answer to %s"
+                              % (self.name, timeout, word))
 
     def request(self, line, timeout=ANSWER_TIMEOUT):
         """Send LINE and return its answer."""
@@ -248,6 +253,8 @@ class Client:
                     return self.info
                 if line.startswith("!"):
                     self._keep_event(line)
+                if time.monotonic() > end:      # lines keep coming, none of them HELLO's
+                    break
         seen = self.seen
         if restarted or b">>>" in seen or b"MicroPython" in seen or b"Traceback" in seen:
             raise LinkError("the board on %s runs MicroPython but not the bgboard firmware "
@@ -272,6 +279,9 @@ class Client:
         w = head.split()
         if len(w) != 2 or w[0] != "LOGS" or not w[1].isdigit():
             raise Garbled("unexpected answer to LOGS: %r" % head[:80])
+        if int(w[1]) > LOGS_MAX:
+            raise Flooded("the board on %s lists %s records, more than its flash can hold (%d)"
+                          % (self.name, w[1][:20], LOGS_MAX))
         out = {}
         for _ in range(int(w[1])):
             line = self.body_line()
