@@ -201,6 +201,7 @@ def test_watch_uses_only_the_projects_profiles(tmp_path, fake):
     run = bgboard(tmp_path, "watch", "--port", board.link, "--once", cwd=work)
     assert_clean(run, refused=False)
     assert run.rc == 0 and "ROLL 0 5 2" in run.out, run
+    assert "drawn as the reference board" in run.out and "not a known board profile" in run.out
 
 
 # ---- what a board sends without end -------------------------------------------------------------

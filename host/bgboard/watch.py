@@ -28,11 +28,11 @@ def run(port=None, once=False, seconds=None, out=None, demo=0):
         info = b.hello()
         events = []
         try:        # only a profile the project ships, by name (never a path from the board)
-            prof = load_profile(names.profile_name(info.get("profile", "reference")))
-        except (OSError, ValueError) as e:
-            prof = load_profile("reference")
-            events.append("drawn as the reference board: %s" % e)
-        screen = Screen(prof, out)
+            screen = Screen(load_profile(names.profile_name(info.get("profile", "reference"))),
+                            out)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            screen = Screen(load_profile("reference"), out)
+            events.append("drawn as the reference board: %s" % for_terminal(e, 200))
         screen.legend = ["events:"] + ["  " + e for e in events]
         screen.status = "%s  fw %s  board %s  (Ctrl-C or q: stop watching)" % (
             for_terminal(port, 80), for_terminal(info.get("fw"), 40),
