@@ -196,3 +196,159 @@ def test_money_cube_window_from_chances():
     # with the Jacoby rule and a centred cube, gammons do not count until the cube is turned,
     # so the same position becomes a double
     assert cube.money_double(chances(0.95, wg=0.6), centred=True, jacoby=True)
+
+
+def _chances(win, wg=0.0, lg=0.0):
+    P = cube.P
+    return [int(win * P), int(wg * P), 0, int(lg * P), 0]
+
+
+def _taker(pr):
+    P = cube.P
+    return [P - pr[0], pr[3], pr[4], pr[1], pr[2]]
+
+
+def test_match_cube_is_live_not_dead():
+    # Seven-point match at 0-0 (both 7 away): with a live cube a small edge is no double, the
+    # underdog never doubles, a 70% position is a double and a take, 80% a double and a drop.
+    # (The old dead-cube model doubled any edge: gnubg called 13 of 16 such doubles very bad.)
+    for win, double, take in ((0.48, False, True), (0.52, False, True), (0.60, False, True),
+                              (0.72, True, True), (0.82, True, False)):
+        pr = _chances(win, 0.1 * win, 0.1 * (1 - win))
+        assert cube.match_double(pr, 7, 7, 1) == double, win
+        assert cube.match_take(_taker(pr), 7, 7, 1) == take, win
+    # far ahead with many gammons at 0-0: too good to double, play on
+    assert not cube.match_double(_chances(0.95, wg=0.6), 7, 7, 1)
+    assert cube.match_double(_chances(0.95), 7, 7, 1)
+    # owning the cube at 2 (5-point match, 0-0): no redouble at 60%, a redouble at 70%
+    assert not cube.match_double(_chances(0.60), 5, 5, 2, centred=False)
+    assert cube.match_double(_chances(0.70), 5, 5, 2, centred=False)
+
+
+def test_match_cube_follows_the_score():
+    pr = _chances(0.55)
+    # 2-away against 2-away the cube is dead once turned: double with any edge; take at 35%
+    assert cube.match_double(pr, 2, 2, 1)
+    assert cube.match_take(_taker(_chances(0.65)), 2, 2, 1)
+    assert not cube.match_take(_taker(_chances(0.75)), 2, 2, 1)
+    # post-Crawford the trailer doubles with nothing in hand; the leader takes
+    assert cube.match_double(_chances(0.40), 4, 1, 1, post_crawford=True)
+    assert cube.match_take(_taker(_chances(0.40)), 1, 4, 1, post_crawford=True)
+    # a side already 1 away gains nothing from a bigger cube
+    assert not cube.match_double(_chances(0.9), 1, 5, 1)
+
+
+def test_cube_efficiency_by_position():
+    from bgcore import Position
+    assert cube.efficiency(Position.initial()) == cube.X                # contact
+    race = Position.from_board(board({6: 5, 5: 5, 4: 5}, {6: 5, 5: 5, 4: 5}))
+    assert 6000 <= cube.efficiency(race) < cube.X                       # a short race: 0.6-0.7
+
+
+def test_chances_after_a_dance_see_the_blitz():
+    # A blitz: the side on roll has a five-point board and the opponent danced (still on the
+    # bar). gnubg-nn 0-ply gives the side on roll 78% to win; the network, which judges positions
+    # after a play, hardly saw one whose mover is still on the bar (it said 4%), so chances()
+    # sees the side on roll as the mover there.
+    from bgcore import Position
+    pos = Position.from_id("z/MDAEDbZoogAQ")
+    w = Bot(6).chances(pos)[0] / cube.P
+    assert 0.65 < w < 0.9, w
+
+
+def test_bot_beavers_only_a_clear_favourite():
+    # money play with beavers: offered a cube while far ahead in the race, beaver; at the start
+    # (owning the cube would be worth a little even there), take without a beaver
+    me, them = {6: 3, 5: 3, 4: 3, 3: 3, 2: 3}, {3: 5, 2: 5, 1: 5}
+    m = _doubling_match(Rules(MONEY, beavers=True), me, them)
+    m.double(0)
+    assert Bot(6).beavers(m)
+    m = _doubling_match(Rules(MONEY, beavers=True), {24: 2, 13: 5, 8: 3, 6: 5},
+                        {24: 2, 13: 5, 8: 3, 6: 5})
+    m.double(0)
+    assert not Bot(6).beavers(m) and Bot(6).takes(m)
+    m = _doubling_match(Rules(MONEY), me, them)
+    m.double(0)
+    assert not Bot(6).beavers(m)                 # beavers not allowed
+
+
+def test_bot_resigns_only_a_lost_race_at_the_level_it_is_sure_of():
+    bot = Bot(6)
+    # the opponent bears off its last checker next roll; the bot has borne some off: single
+    lost = ({6: 5, 5: 5}, {1: 1})
+    assert bot.resigns(_doubling_match(Rules(MONEY), *lost)) == 1
+    assert bot.resigns(_doubling_match(Rules(MATCH, 5), *lost)) == 1
+    # all fifteen in the opponent's home board: a gammon at least, so no single resignation;
+    # with the Jacoby rule and a centred cube gammons do not count, so a single is right
+    gammoned = ({20: 5, 21: 5, 22: 5}, {1: 2})
+    assert bot.resigns(_doubling_match(Rules(MONEY), *gammoned)) != 1
+    assert bot.resigns(_doubling_match(Rules(MONEY, jacoby=True), *gammoned)) == 1
+    # level games, and contact however bad, are played on
+    assert bot.resigns(_doubling_match(Rules(MONEY), {6: 5, 5: 5, 4: 5}, {6: 5, 5: 5, 4: 5})) \
+        is None
+    start = {24: 2, 13: 5, 8: 3, 6: 5}
+    assert bot.resigns(_doubling_match(Rules(MONEY), start, start)) is None
+
+
+def test_bot_accepts_a_resignation_worth_playing_on_for():
+    bot = Bot(6)
+    # the bot (not on roll) wins surely and with a gammon or more: a single is refused
+    m = _doubling_match(Rules(MONEY), {19: 5, 21: 5, 22: 5}, {1: 1, 2: 1})
+    assert not bot.accepts_resignation(m, 1) and bot.accepts_resignation(m, 3)
+    # at the start a single resignation is more than the game is worth
+    start = {24: 2, 13: 5, 8: 3, 6: 5}
+    assert bot.accepts_resignation(_doubling_match(Rules(MONEY), start, start), 1)
+    # in a match, a resignation that wins the match is always accepted
+    m = _doubling_match(Rules(MATCH, 5), {19: 5, 21: 5, 22: 5}, {1: 1, 2: 1}, score=(0, 3))
+    assert bot.accepts_resignation(m, 2)
+
+
+_CUBE_TABLE = """
+from bgcore import cube
+P = cube.P
+for a, b in ((7, 7), (5, 3), (2, 2), (3, 1), (9, 4)):
+    for post in (False, True):
+        for w in range(30, 100, 4):
+            for g in (0, 10, 30):
+                pr = [w * P // 100, w * g * P // 10000, 0, (100 - w) * g * P // 10000, 0]
+                t = [P - pr[0], pr[3], pr[4], pr[1], pr[2]]
+                print(a, b, post, w, g, cube.match_double(pr, a, b, 1, post),
+                      cube.match_take(t, b, a, 1, post), cube.match_double(pr, a, b, 2, post, False),
+                      cube.money_double(pr, True), cube.money_take(t), cube.money_beaver(t))
+"""
+
+
+def test_cube_decisions_are_the_same_on_micropython(tmp_path, mpy_lib):
+    from conftest import run_micropython
+    script = tmp_path / "cube_table.py"
+    script.write_text(_CUBE_TABLE)
+    mp = run_micropython(script, lib=mpy_lib)
+    assert mp.returncode == 0, mp.stderr[-800:]
+    cp = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True,
+                        env={"PYTHONPATH": str(ROOT / "firmware" / "lib")})
+    assert mp.stdout.splitlines() == cp.stdout.splitlines()
+    assert len(cp.stdout.splitlines()) == 5 * 2 * 18 * 3
+
+
+def test_gnubg_analyses_the_bots_cube_play(tmp_path):
+    # the cube part of bgboard bench bot end to end, small: a 3-point match and two money
+    # games of level 6 against itself, exported to .mat and analysed by Debian's gnubg
+    from bgboard import bench_cube
+    from bgboard.games import load, to_mat
+    assert bench_cube.gnubg_binary(), "Debian's gnubg is required (apt-get install gnubg)"
+    mats = []
+    for name, rules, games in (("match", Rules(MATCH, 3), None), ("money", Rules(MONEY), 2)):
+        rec = tmp_path / (name + ".bgr")
+        rec.write_text(bench_cube.play_session(rules, games, seed=3))
+        mat = tmp_path / (name + ".mat")
+        mat.write_text(to_mat(load(rec)))
+        mats.append(str(mat))
+    results = bench_cube.analyse(mats, str(tmp_path))
+    assert len(results) == 2
+    match, money = bench_cube.Totals(), bench_cube.Totals()
+    match.add(results[0])
+    money.add(results[1])
+    assert money.games == 2 and match.games >= 1
+    assert match.moves > 20 and money.moves > 20 and match.checker > 0
+    print(match.line("3-point match"))
+    print(money.line("money"))

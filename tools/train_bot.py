@@ -41,11 +41,20 @@ def raw_of(after):
     return raw
 
 
-def generate(games, seed, keep_top=4, keep_other=4):
+def generate(games, seed, keep_top=4, keep_other=4, dances=False):
     rng = np.random.RandomState(seed)
     raws = []
     tgt = []
-    for board, d1, d2, scored in refplay.decisions(games, seed):
+    for board, d1, d2, scored in refplay.decisions(games, seed, dances=dances):
+        if scored is None:
+            # the mover danced and is still on the bar: gnubg's chances of the side on roll,
+            # turned to the mover's (the network never saw such positions otherwise)
+            w, wg, wb, lg, lb = refplay.gnubg_nn.probabilities(board, 0)
+            probs = (1.0 - w, lg, lb, wg, wb)
+            equity = 2 * probs[0] - 1 + probs[1] + probs[2] - probs[3] - probs[4]
+            raws.append(bytes(raw_of(board)))
+            tgt.append(list(probs) + [equity])
+            continue
         chosen = list(range(min(keep_top, len(scored))))
         rest = len(scored) - len(chosen)
         if rest > 0:
@@ -58,13 +67,13 @@ def generate(games, seed, keep_top=4, keep_other=4):
     return np.frombuffer(b"".join(raws), dtype=np.uint8).reshape(-1, 52), np.array(tgt, np.float32)
 
 
-def dataset(games, seed, cache):
-    path = os.path.join(cache, "botdata-%d-%d.npz" % (games, seed))
+def dataset(games, seed, cache, dances=False):
+    path = os.path.join(cache, "botdata-%d-%d%s.npz" % (games, seed, "-dances" if dances else ""))
     if os.path.exists(path):
         d = np.load(path)
         return d["raw"], d["tgt"]
     t = time.time()
-    raw, tgt = generate(games, seed)
+    raw, tgt = generate(games, seed, dances=dances)
     os.makedirs(cache, exist_ok=True)
     np.savez(path, raw=raw, tgt=tgt)
     print("generated %d examples from %d games in %.0f s" % (len(raw), games, time.time() - t))
@@ -264,22 +273,24 @@ def main(argv=None):
     ap.add_argument("--levels", type=int, default=6, help="count levels per point")
     ap.add_argument("--shots", type=int, default=1, help="1: inputs for the rolls that hit a blot")
     ap.add_argument("--epochs", type=int, default=16)
+    ap.add_argument("--dances", action="store_true",
+                    help="also learn the positions after a dance (the mover still on the bar)")
     ap.add_argument("--lr", type=float, default=0.003)
     ap.add_argument("--cache", default=str(paths.REPO / ".cache"))
     ap.add_argument("--out", default=str(paths.FIRMWARE_LIB / "bgcore" / "botnet.py"))
     a = ap.parse_args(argv)
     t0 = time.time()
     bnet.configure(a.levels, a.shots)
-    raw, tgt = dataset(a.games, a.seed, a.cache)
+    raw, tgt = dataset(a.games, a.seed, a.cache, a.dances)
     _check_encoding(raw)
     idx = encode(raw)
     del raw
     print("%d examples" % len(idx), flush=True)
     model = Model(a.hidden, a.hidden2, a.seed)
     train(model, idx, tgt, a.epochs, a.seed, a.lr)
-    note = ("trained on %d examples from %d games (seed %d), %d levels, %d+%d hidden, %d epochs, "
-            "in %.0f s" % (len(idx), a.games, a.seed, a.levels, a.hidden, a.hidden2, a.epochs,
-                          time.time() - t0))
+    note = ("trained on %d examples from %d games (seed %d%s), %d levels, %d+%d hidden, %d "
+            "epochs, in %.0f s" % (len(idx), a.games, a.seed, ", dances" if a.dances else "",
+                                  a.levels, a.hidden, a.hidden2, a.epochs, time.time() - t0))
     size = export(model, a.out, note)
     print(note)
     print("wrote %s: %d bytes of weights" % (a.out, size))

@@ -2,7 +2,8 @@
 against pubeval over cubeless games with duplicate dice (each dice stream played twice, sides
 swapped) with a 95% interval; the error rate of level 6 against gnubg-nn 0-ply on a fixed set of
 positions from play; each level against the one below; and, on MicroPython's unix port, the time
-per move and the smallest heap a whole game runs in. A benchmark: it prints figures, asserts
+per move and the smallest heap a whole game runs in; and GNU Backgammon's analysis of level 6's
+checker and cube play against itself (bgboard.bench_cube). A benchmark: it prints figures, asserts
 nothing. Needs the dev extra (gnubg-nn)."""
 
 import math
@@ -105,9 +106,22 @@ class _Maker:
         return GnubgPlayer()
 
 
-def error_rate(level, games, seed=999):
+def position_class(board):
+    """'contact', 'race' (no more hitting) or 'bear-off' (a race with both sides home) of a
+    gnubg-nn board [side not on roll, side on roll]."""
+    back = [max([i + 1 for i in range(25) if side[i]] or [0]) for side in board]
+    if back[0] + back[1] > 25:
+        return "contact"
+    return "bear-off" if max(back) <= 6 else "race"
+
+
+CLASSES = ("contact", "race", "bear-off")
+
+
+def error_rate(level, games, seed=999, by_class=None):
     """Mean equity loss per move (millipoints) of a bot level and of pubeval against gnubg-nn
-    0-ply, on every roll with a choice in `games` games of gnubg/pubeval play."""
+    0-ply, on every roll with a choice in `games` games of gnubg/pubeval play. `by_class`, a
+    dict, receives {class: [rolls, bot's loss, pubeval's loss]} (losses in points, summed)."""
     from bgboard import refplay
     bot = Bot(level, 1)
     n = 0
@@ -117,10 +131,17 @@ def error_rate(level, games, seed=999):
         pos = Position.from_board(board)
         a = bot.choose(pos, d1, d2).after
         key = (tuple(a[1:26]), tuple(a[27:52]))
-        ours += scored[0][1] - eq[key]
+        loss = scored[0][1] - eq[key]
         pb = refplay.pubeval_after(board, d1, d2)
-        theirs += scored[0][1] - eq[(tuple(pb[0]), tuple(pb[1]))]
+        ploss = scored[0][1] - eq[(tuple(pb[0]), tuple(pb[1]))]
+        ours += loss
+        theirs += ploss
         n += 1
+        if by_class is not None:
+            c = by_class.setdefault(position_class(board), [0, 0.0, 0.0])
+            c[0] += 1
+            c[1] += loss
+            c[2] += ploss
     return n, 1000 * ours / n, 1000 * theirs / n
 
 
@@ -164,8 +185,14 @@ def micropython_figures(levels, games=5):
 
 
 def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1,
-        levels=(1, 2, 3, 4, 5, 6)):
+        levels=(1, 2, 3, 4, 5, 6), cube_matches=20, money_games=50):
     t0 = time.time()
+    if cube_matches or money_games:
+        from bgboard import bench_cube
+        bench_cube.run(6, cube_matches, money_games, seed)
+    if not pairs:
+        print("(%.0f s)" % (time.time() - t0))
+        return
     print("bot benchmark, cubeless, duplicate dice (each dice stream played twice, sides "
           "swapped), 95%% intervals; against pubeval: level 6 over %d games, levels 1-5 over %d"
           % (2 * pairs, 2 * level_pairs))
@@ -182,10 +209,17 @@ def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1
             print("  level %d vs level %d: %+.3f ppg +- %.3f" % (level, level - 1, m, h),
                   flush=True)
     if error_games:
-        n, ours, pub = error_rate(6, error_games)
+        classes = {}
+        n, ours, pub = error_rate(6, error_games, by_class=classes)
         print("error rate against gnubg-nn 0-ply on %d rolls with a choice (%d games of play):"
               % (n, error_games))
         print("  level 6: %.1f millipoints per move; pubeval: %.1f" % (ours, pub))
+        for name in CLASSES:
+            k, lost, plost = classes.get(name, (0, 0.0, 0.0))
+            if k:
+                print("    %-8s %5d rolls (%2.0f%% of level 6's loss): level 6 %.1f, pubeval %.1f"
+                      % (name, k, 100 * lost / (ours * n / 1000), 1000 * lost / k,
+                         1000 * plost / k))
     figs = micropython_figures(levels)
     if figs:
         print("MicroPython unix port, %s moves of the first bot in bot-against-bot games:"

@@ -13,14 +13,17 @@ def _bench(args):
     if args.what == "logs":
         from bgboard.bench_logs import run
         return _board_command(run, port=args.port)
+    if args.what == "leaderboard":
+        from bgboard.leaderboard.bench import run
+        return run(games=args.games or 40, seed=args.seed)
     if args.what == "rules":
         from bgboard.bench_rules import run
         return run(pairs=args.pairs or 3000, seed=args.seed)
     from bgboard.bench_bot import run
     levels = tuple(args.levels) if args.levels else (1, 2, 3, 4, 5, 6)
-    return run(pairs=args.pairs or 5000, level_pairs=args.level_pairs,
+    return run(pairs=5000 if args.pairs is None else args.pairs, level_pairs=args.level_pairs,
                error_games=args.error_games, ladder_pairs=args.ladder_pairs, seed=args.seed,
-               levels=levels)
+               levels=levels, cube_matches=args.cube_matches, money_games=args.money_games)
 
 
 def _shown(text):
@@ -36,11 +39,17 @@ def _verify(args):
         ld = load(_archived(args.file), jacoby=args.jacoby)
     except FileError as e:
         if args.json:
-            print(json.dumps(verdict(None, e.where)))
+            out = verdict(None, e.where)
+            if args.ranked:
+                from bgboard.ranked import RankedResult
+                out.update(RankedResult(ok=False).to_json())
+            print(json.dumps(out))
         else:
             print("%s: INVALID: %s" % (_shown(args.file), _shown(str(e).split(": ", 1)[-1])),
                   file=sys.stderr)
         return 1
+    if args.ranked:
+        return _verify_ranked(args, ld, verdict(ld))
     if args.json:
         print(json.dumps(verdict(ld)))
     else:
@@ -48,6 +57,28 @@ def _verify(args):
         if ld.torn:
             print("%s: note: %s" % (_shown(args.file), _shown(ld.torn)))
     return 0
+
+
+def _verify_ranked(args, ld, out):
+    import json
+    from bgboard.ranked import verify_ranked
+    with open(ld.path, encoding="utf-8") as f:
+        res = verify_ranked(f.read())
+    out.update(res.to_json())
+    out["ok"] = res.ok
+    out["error"] = res.error
+    if args.json:
+        print(json.dumps(out))
+    elif res.ok:
+        won = ("won %d point(s), the bot had %d pips left" % (res.points, res.opponent_pips)
+               if res.points else "lost")
+        who = " by %s (%s)" % (res.name, res.country) if res.name else ""
+        print("%s: OK: ranked game against the level-%d bot, %s%s%s"
+              % (args.file, res.level, won, who,
+                 ", ticket %s" % res.ticket if res.ticket else ", no ticket"))
+    else:
+        print("%s: INVALID: %s" % (args.file, res.error), file=sys.stderr)
+    return 0 if res.ok else 1
 
 
 def _export(args):
@@ -78,6 +109,9 @@ def _selfplay(args):
     if (args.games is None) == (args.match is None):
         print("bgboard selfplay: give either --games N or --match N", file=sys.stderr)
         return 2
+    if args.ranked:
+        from bgboard.ranked import run_selfplay
+        return run_selfplay(args)
     os.makedirs(args.out, exist_ok=True)
     rng = random.Random(args.seed)
     players = ("Bot%dA" % args.level, "Bot%dB" % args.level)
@@ -95,6 +129,11 @@ def _selfplay(args):
             f.write(text)
         print(path)
     return 0
+
+
+def _render(args):
+    from bgboard.render import run
+    return run(args.source, move=args.move, output=args.output)
 
 
 def _vboard(args):
@@ -152,6 +191,11 @@ def _games(args):
     return run_games(args.dir)
 
 
+def _board(args):
+    from bgboard.ranked import run_board
+    return run_board(args.dir, level=args.level)
+
+
 def _archived(path):
     """A FILE argument: the path itself, or a record's name in the local archive."""
     import os
@@ -177,6 +221,8 @@ def build_parser():
     v.add_argument("file", help="a native record (.bgr), a .mat or .sgf file, or bgboard's JSON")
     v.add_argument("--jacoby", action="store_true", help="money .mat: apply the Jacoby rule")
     v.add_argument("--json", action="store_true", help="print one JSON object")
+    v.add_argument("--ranked", action="store_true", help="a ranked game: re-derive the dice "
+                   "from the revealed seed and every bot play, points and pips by the replay")
     v.set_defaults(func=_verify)
 
     e = sub.add_parser("export", help="convert a record or .mat to .mat, .sgf or JSON")
@@ -193,6 +239,14 @@ def build_parser():
     sp.add_argument("--cube", action="store_true", help="with --games: money play with the cube")
     sp.add_argument("--level", type=int, default=6, choices=range(1, 7), help="bot level")
     sp.add_argument("--seed", type=int, default=None)
+    sp.add_argument("--ranked", action="store_true", help="ranked games (with --games): a "
+                    "person against the --level bot, through the board's ranked code path")
+    sp.add_argument("--person-level", type=int, default=6, choices=range(1, 7),
+                    help="--ranked: the bot level that plays the person's side")
+    sp.add_argument("--name", help="--ranked: the name written after a win (A-Z 0-9 space - .)")
+    sp.add_argument("--country", help="--ranked: the ISO 3166-1 alpha-2 country after a win")
+    sp.add_argument("--server", metavar="URL", help="--ranked: play on tickets from this "
+                    "leaderboard server, as a board registered there (the laptop registers once)")
     sp.add_argument("--out", required=True, help="directory for the records")
     sp.set_defaults(func=_selfplay)
 
@@ -218,12 +272,14 @@ def build_parser():
     sm.set_defaults(func=_sim)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
-    b.add_argument("what", choices=["rules", "bot", "logs"], help="what to measure (logs: "
-                   "pulling records over the protocol against mpremote fs cp)")
+    b.add_argument("what", choices=["rules", "bot", "logs", "leaderboard"],
+                   help="what to measure (logs: pulling records over the protocol against "
+                   "mpremote fs cp; leaderboard: submissions verified per second)")
+    b.add_argument("--games", type=int, help="leaderboard: ranked records to submit (40)")
     b.add_argument("--port", help="logs: the board (default: a virtual board of its own)")
     b.add_argument("--pairs", type=int, help="rules: (position, roll) pairs in the corpus "
                    "(3000); bot: duplicate dice pairs for level 6 against pubeval (5000 = "
-                   "10,000 games)")
+                   "10,000 games; 0: only the cube part)")
     b.add_argument("--seed", type=int, default=2026, help="corpus or dice seed")
     b.add_argument("--levels", type=int, nargs="+", choices=range(1, 7), help="bot: which levels")
     b.add_argument("--level-pairs", type=int, default=1000,
@@ -232,7 +288,21 @@ def build_parser():
                    help="bot: duplicate pairs for each level against the one below (0: skip)")
     b.add_argument("--error-games", type=int, default=300,
                    help="bot: games of play whose positions measure the error rate")
+    b.add_argument("--cube-matches", type=int, default=20,
+                   help="bot: 5- and 7-point matches of level 6 against itself that GNU "
+                   "Backgammon analyses (20 of each; 0: skip)")
+    b.add_argument("--money-games", type=int, default=50,
+                   help="bot: money games of level 6 against itself for the same analysis (50)")
     b.set_defaults(func=_bench)
+    rd = sub.add_parser("render", help="draw a position or a record's move as an SVG picture")
+    rd.add_argument("source", metavar="POSITION_ID|RECORD")
+    rd.add_argument("--move", type=int, help="a record's move (1 = before the first move)")
+    rd.add_argument("-o", "--output", help="the SVG file (default: standard output)")
+    rd.set_defaults(func=_render)
+
+    from bgboard.leaderboard.commands import add_parser as _leaderboard_parser
+    _leaderboard_parser(sub)
+
     dv = sub.add_parser("devices", help="the connected boards, with firmware and board id")
     dv.add_argument("--port", action="append", help="ask this port only (repeatable)")
     dv.set_defaults(func=_devices)
@@ -269,6 +339,11 @@ def build_parser():
     gm = sub.add_parser("games", help="the archived game records as a table")
     gm.add_argument("dir", nargs="?", help="a folder of records (default: the archive)")
     gm.set_defaults(func=_games)
+
+    bd = sub.add_parser("board", help="the best ranked wins per bot level in the archive")
+    bd.add_argument("dir", nargs="?", help="a folder of records (default: the archive)")
+    bd.add_argument("--level", type=int, choices=range(1, 7), help="only this level")
+    bd.set_defaults(func=_board)
 
     hw = sub.add_parser("hw", help="the board's hardware: check a board profile")
     hw_sub = hw.add_subparsers(dest="hw_command", metavar="SUBCOMMAND", required=True)

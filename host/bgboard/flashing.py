@@ -61,7 +61,7 @@ def _walk(top, rel, out):
         if e[1] & 0x4000:
             _walk(p, rel + e[0] + '/', out)
         else:
-            out[rel + e[0]] = _h(p)
+            out(rel + e[0], _h(p))
 def _read(p):
     try:
         with open(p) as f:
@@ -82,18 +82,20 @@ _r['block'] = _v[0]
 # littlefs's count of free blocks wraps below zero on a nearly full flash: then there is none
 _r['free'] = _v[0] * _v[3] if _v[3] <= _v[2] else 0
 _r['slots'] = {}
+# one line per file (no long JSON text: a fragmented heap may have no room for one)
 for _s in %(slots)r:
-    _o = {}
-    _walk('/fw/' + _s, '', _o)
-    _r['slots'][_s] = _o
+    _r['slots'][_s] = {}
+    _walk('/fw/' + _s, '', lambda k, v: print(json.dumps([_s, k, v])))
 _r['active'] = (_read('/fw/active') or '').strip()
 _r['main'] = _h('/main.py')[1] if _exists('/main.py') else None
 _r['loader'] = '/fw/active' in (_read('/main.py') or '')
 _r['profile'] = _read('/profile.json')
 _r['flat_lib'] = _exists('/lib')
-_d = {}
-_walk('/data', '', _d)
-_r['data'] = sum(v[0] for v in _d.values())
+_d = [0]
+def _add(k, v):
+    _d[0] += v[0]
+_walk('/data', '', _add)
+_r['data'] = _d[0]
 print(json.dumps(_r))
 '''
 
@@ -371,8 +373,13 @@ class Flasher:
     def survey(self, slots=("a", "b")):
         out = self.exec(_SURVEY % {"slots": tuple(slots)}, timeout=60)
         try:
-            return json.loads(out.strip().splitlines()[-1])
-        except (ValueError, IndexError):
+            lines = out.strip().splitlines()
+            got = json.loads(lines[-1])
+            for line in lines[:-1]:          # [slot, file, [size, sha256]]
+                slot, name, entry = json.loads(line)
+                got["slots"][slot][name] = entry
+            return got
+        except (ValueError, IndexError, KeyError, TypeError):
             raise FlashError("unexpected answer from the board: %r" % out[-200:])
 
     # -- the whole job

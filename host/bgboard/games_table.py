@@ -1,5 +1,6 @@
 """`bgboard games`: the archive of pulled records (or any folder of records and .mat files) as
-a table: date, players, mode, result, points, file; files that do not verify are named."""
+a table: date, players, mode, result, points, file (a ranked game with its standing on its
+level's board); files that do not verify are named."""
 
 import sys
 from pathlib import Path
@@ -8,7 +9,7 @@ from bgboard.archive import archive_root
 from bgboard.safetext import for_terminal
 
 
-def _row(path):
+def _row(path, standing=None):
     from bgboard.games import FileError, load
     from bgcore.match import GAME_OVER, MATCH, MATCH_OVER, MONEY
     try:
@@ -28,9 +29,11 @@ def _row(path):
         result = "in progress (game %d)" % m.game
     if ld.torn:
         result += ", last line torn"
+    if standing:                # a ranked game: its place on the level's board (bgboard.ranked)
+        mode, result = "ranked", "%s; %s" % (result, standing)
     row = (date, "%s - %s" % (r.players[0], r.players[1]), mode, result,
            "%d-%d" % (m.score[0], m.score[1]))
-    return tuple(for_terminal(c, 80) for c in row), None
+    return tuple(for_terminal(c, 160) for c in row), None   # names from the record, shown safe
 
 
 def run_games(folder=None, out=None):
@@ -44,9 +47,11 @@ def run_games(folder=None, out=None):
     if not files:
         print("no game records in %s" % folder, file=sys.stderr)
         return 1
+    from bgboard.ranked import collect, standing
+    boards, ranked = collect(p for p in files if p.suffix == ".bgr")
     rows, bad = [], []
     for p in files:
-        row, err = _row(p)
+        row, err = _row(p, standing(p, boards, ranked))
         if row:
             rows.append(row + (for_terminal(str(p.relative_to(folder))),))
         else:

@@ -48,9 +48,10 @@ def pubeval_after(board, d1, d2):
     return [me, them]
 
 
-def decisions(games, seed, explore=0.12, pubeval_share=0.25):
+def decisions(games, seed, explore=0.12, pubeval_share=0.25, dances=False):
     """Plays `games` games and yields (board, d1, d2, scored list) for every roll with two or more
-    plays. Each side is gnubg 0-ply that picks among its top four at random with probability
+    plays; with `dances`, also (board, d1, d2, None) after every roll that could not be played
+    while on the bar (board = [the side that danced, the side now on roll]). Each side is gnubg 0-ply that picks among its top four at random with probability
     `explore`, or (in a share of the games) pubeval, so the positions are those of real play
     with mistakes in it."""
     rng = random.Random(seed)
@@ -65,6 +66,8 @@ def decisions(games, seed, explore=0.12, pubeval_share=0.25):
             scored = gnubg_list(board, d1, d2)
             if not scored:
                 board = [board[1], board[0]]
+                if dances and board[0][24]:
+                    yield board, d1, d2, None
             else:
                 if len(scored) > 1:
                     yield board, d1, d2, scored

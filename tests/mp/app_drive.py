@@ -81,7 +81,8 @@ for cmd in sys.argv[3:]:
             f = gc.mem_alloc()
             peak = max(peak, f)
     elif w[0] == "GAME":
-        # play as player 0 (GAME both: as both players) until the game is over: roll, take,
+        # play as player 0 (GAME both: as both players; GAME best: the best play, else the k-th
+        # legal play) until the game is over: roll, take,
         # pick the k-th legal play (k from a counter) and key in its steps one by one, then OK;
         # GAME double: double whenever the cube is available
         k = 0
@@ -109,6 +110,10 @@ for cmd in sys.argv[3:]:
                     continue
                 k += 7
                 play = plays[k % len(plays)]
+                if "best" in w and len(plays) > 1:    # GAME best: the level-6 bot's choice
+                    eq = app.bot(6).equities(m.pos, plays)
+                    play = plays[eq.index(max(eq))]
+                    eq = None
                 plays = None
                 for a, b in play.moves:
                     for q in (a, b):

@@ -11,12 +11,13 @@
 #   view_cube.py   a person answering a double: take, drop, beaver
 #   view_bot.py    the computer's turn (it acts by itself)   view_anim.py  a play shown step by step
 #   view_over.py   game or match over: OK for the next       view_demo.py  DEMO games
+#   view_name.py   a name and country after a ranked win     view_best.py  the best ranked wins
 # MENU and PIPS are the dispatcher's own (they work on every screen); while a demo runs every key
 # goes to the demo. The menu, pips and demo views are loaded when shown and dropped from RAM when
 # left (load, unload): a game runs without their code on the heap.
 #
 # The view interface (a class per view, one instance each, made here):
-#   name             STATE's view= ("menu", "play" or "pips")
+#   name             STATE's view= ("menu", "play", "pips", "name" or "best")
 #   playing          True for a view of the game in progress (keys wait while the timer runs)
 #   waits            "player" or "board": whom the board waits for (STATE's wait=)
 #   enter()          became the game's view after a change (App.changed): set up its own state
@@ -82,6 +83,8 @@ class App:
         self.view = None          # type: game.View  # the active view
         self.play = self.over     # type: game.View  # the game's view (unless menu or pips is active)
         self.pending = None       # the timer: (function, due ticks)
+        self.naming = None        # the name entry after a ranked win (view_name), while due
+        self.confirm = ""         # a key pressed once to unrank a ranked game, to press again
         self.message = ""
         self.flash = 0            # ticks until which a refusal is shown
         self.fast = False
@@ -114,6 +117,10 @@ class App:
             j.close()
             return
         self.game = game.Game(self, rep, (info.get("p0", ""), info.get("p1", "")))
+        if info.get("ranked") == "1":
+            from bgapp import rankplay
+            rankplay.resume(self, self.game, info)
+            rankplay.drop()
         if torn:
             self.note = "resumed; " + torn
         self.play = self.over
@@ -166,6 +173,15 @@ class App:
             return self.demo
         m = g.m
         ph = m.phase
+        if ph in (GAME_OVER, MATCH_OVER) and "SEED" in g.rep.ranked:
+            from bgcore.ranked import due
+            if due(g.rep):            # a ranked win: the name and country to enter
+                if not self.naming:
+                    self.naming = load("view_name", "NameView")(self)
+                return self.naming
+        if self.naming:
+            self.naming = None
+            unload("view_name")
         if g.rep.ended or ph in (GAME_OVER, MATCH_OVER):
             return self.over
         if ph == OPENING:
@@ -199,7 +215,17 @@ class App:
         v.check()
         return None
 
+    def show_best(self, level, entry=None):
+        """The best-wins view for `level` (`entry`: a win just named, to put on the table)."""
+        v = load("view_best", "BestView")(self)
+        v.show(level, entry)
+        self.go(v)
+        return None
+
     def roll_dice(self):
+        g = self.game
+        if g and g.ranked:        # a ranked game's dice come from its committed seed
+            return g.ranked.roll(g.rep)
         # xorshift32 seeded from the hardware: two dice
         x = self.seed
         out = []
@@ -291,6 +317,8 @@ class App:
         self.dirty = True
         if not self.pending:
             self.message = ""
+        if key != self.confirm:
+            self.confirm = ""
         why = self._route(key)
         if why:
             self.message = why
@@ -348,7 +376,8 @@ class App:
             p = self.play
             out += " %s wait=%s%s" % (g.fields(), "board" if self.pending else p.waits, p.state())
         out += " demo=%d settings=%s,%d,%d,%d" % (self.demo.left if self.demo else 0,
-                                                  s["mode"], s["length"], s["opponent"],
+                                                  "ranked" if s["ranked"] else s["mode"],
+                                                  s["length"], s["opponent"],
                                                   self.bright)
         return out
 

@@ -27,6 +27,8 @@ class Game:
         self.last = None          # (player, moves) of the last play, highlighted
         self.opening = None       # the opening dice of each side, shown until the first play
         self.keyin = -1           # real dice: the computer player whose roll a person keys in
+        self.ranked = None        # a ranked game's bgcore.ranked.Ranked (bgapp.rankplay)
+        self.started = "-"        # its header's start=
 
     @property
     def m(self):
@@ -92,6 +94,11 @@ class Game:
         m = self.rep.match
         w, pts, how = m.result
         self.ev("END %d %d %s" % (w, pts, how))
+        if self.ranked:           # the reveal, then the name or the end of the record
+            from bgapp import rankplay
+            rankplay.reveal(self.app, self)
+            rankplay.drop()
+            return
         if m.phase == MATCH_OVER:
             self.ev("MATCHEND %d %d %d" % (w, m.score[0], m.score[1]))
             j = self.app.journal
@@ -138,6 +145,11 @@ def new(app, demo=False):
         else:
             rules = Rules("nocube")
         names = ("you", "bot:%d" % s["opponent"]) if s["opponent"] else ("player1", "player2")
+    if not demo and s["ranked"] and s["opponent"]:
+        from bgapp import rankplay
+        g = rankplay.new(app, s["opponent"])
+        rankplay.drop()
+        return g
     g = Game(app, Replay(rules, names, history=False), names, demo)
     app.journal.start(rules, names, app.FW, in_progress=not demo)
     return g

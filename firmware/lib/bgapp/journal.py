@@ -17,9 +17,13 @@ DEFAULTS = {
     "confirm": 0,         # 1: a complete play is confirmed by itself (no OK needed)
     "forced": 1,          # 1: a forced play is made by itself
     "real": 0,            # 1: players roll real dice and key in the numbers
+    "ranked": 0,          # 1: a new game against the bot is ranked (bgapp.rankplay)
     "bright": -1,         # -1: the profile's default
     "current": "",        # the record in progress
     "next": 1,            # number of the next record
+    "name": "",           # the last name and country entered after a ranked win
+    "country": "",
+    "entry": "",          # the name entry in progress (bgapp.naming.Entry.saved())
 }
 
 
@@ -74,9 +78,17 @@ class Journal:
     def path(self, name):
         return self.dir + "/" + name
 
-    def start(self, rules, players, fw, in_progress=True):
+    def next_name(self):
+        """The name the next record will get."""
+        n = self.settings["next"]
+        while _exists(self.path("%04d.bgr" % n)):
+            n += 1
+        return "%04d.bgr" % n
+
+    def start(self, rules, players, fw, in_progress=True, extra="", start=""):
         """Open a new record and write its header; returns its name. `in_progress` records
-        it in the settings as the record to resume at power-up."""
+        it in the settings as the record to resume at power-up; `extra`: more header fields
+        (a ranked game's), `start`: the date and time, when the board knows them."""
         self.close()
         s = self.settings
         n = s["next"]
@@ -87,7 +99,8 @@ class Journal:
         self.name = name
         self.writer = Writer()
         self.f = open(self.path(name), "w")
-        self._put(self.writer.header(rules, players, board=self.hal.board_id(), fw=fw))
+        self._put(self.writer.header(rules, players, board=self.hal.board_id(), fw=fw,
+                                     start=start, extra=extra))
         s["next"] = n + 1
         if in_progress:
             s["current"] = name
@@ -103,6 +116,13 @@ class Journal:
         self.f.write(line)
         self.f.flush()
         self.hal.sync()
+
+    def finish(self):
+        """The record is complete: its file is closed (LOGS no longer calls it open) and its
+        name stays, for STATE."""
+        if self.f:
+            self.f.close()
+        self.f = None
 
     def close(self):
         if self.f:

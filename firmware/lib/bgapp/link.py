@@ -95,7 +95,7 @@ class Link:
             h = _COMMANDS.get(cmd)
             if h is None:
                 self.send("ERR unknown no command %s (HELLO, STATE, KEY, LOGS, GET, DEL, WATCH, "
-                          "DEMO, FAST)" % cmd[:20])
+                          "DEMO, FAST, TICKETS)" % cmd[:20])
                 return
             h(self, args)
         except MemoryError:
@@ -136,7 +136,8 @@ class Link:
         self.send("LOGS %d" % len(names))
         for n in names:
             size, digest = self._digest(j.path(n))
-            self.send("LOG %s %d %s%s" % (n, size, digest, " open" if n == j.name else ""))
+            self.send("LOG %s %d %s%s" % (n, size, digest,
+                                          " open" if n == j.name and j.f else ""))
 
     def _digest(self, path):
         h = hashlib.sha256()
@@ -235,6 +236,46 @@ def _fast(self, args):
     self.send("OK FAST %s" % args[0].lower())
 
 
+def _tickets(self, args):
+    # server tickets for ranked games (docs/protocol.md, docs/leaderboard.md)
+    from bgapp.tickets import Tickets, MAX_ASK
+    t = Tickets(self.hal)
+    sub = args[0].upper() if args else ""
+    if not args:
+        ready, asked = t.status()
+        self.send("TICKETS ready=%d asked=%d board=%s" % (ready, asked, self.hal.board_id()))
+    elif sub == "ASK" and len(args) == 2 and args[1].isdigit() and 1 <= int(args[1]) <= MAX_ASK:
+        try:
+            made = t.ask(int(args[1]))
+        except ValueError as e:
+            self.send("NO TICKETS %s" % e)
+            return
+        self.send("TICKETS ASK %d" % len(made))
+        for slot, digest in made:
+            self.send("NONCE %d %s" % (slot, digest))
+    elif sub == "ADD" and len(args) == 4:
+        from bgcore.rankfields import check_ticket_id
+        slot, tid, secret = args[1], args[2], args[3].lower()
+        try:
+            check_ticket_id(tid)
+        except ValueError as e:
+            self.send("ERR args %s" % e)
+            return
+        if not slot.isdigit() or len(secret) != 32 or \
+                any(c not in "0123456789abcdef" for c in secret):
+            self.send("ERR args TICKETS ADD takes a slot number, a ticket id and a secret of "
+                      "32 hex digits")
+            return
+        why = t.add(slot, tid, secret)
+        if why:
+            self.send("NO TICKETS %s" % why)
+        else:
+            self.send("OK TICKETS ADD %s %s" % (slot, tid))
+    else:
+        self.send("ERR args TICKETS takes nothing, ASK <1-%d>, or ADD <slot> <id> <secret>"
+                  % MAX_ASK)
+
+
 _COMMANDS = {"HELLO": Link._hello, "STATE": Link._state, "KEY": Link._key, "LOGS": Link._logs,
              "GET": Link._get, "DEL": Link._del, "WATCH": Link._watch, "DEMO": Link._demo,
-             "FAST": _fast}
+             "FAST": _fast, "TICKETS": _tickets}

@@ -46,7 +46,10 @@ class BotView(View):
         elif m.phase == MOVE:
             d1, d2 = m.dice
             gc.collect()
-            play = bot.choose(m.pos, d1, d2)
+            if g.ranked:          # the play `bgboard verify --ranked` re-derives
+                play = g.ranked.bot_play(g.rep, bot)
+            else:
+                play = bot.choose(m.pos, d1, d2)
             if play is None:
                 app.message = "%s: no legal play" % g.names[p]
                 hops = ()

@@ -19,6 +19,12 @@ class MenuView(View):
         s = app.journal.settings
         n = int(key[1:]) if key[0] == "P" and key[1:].isdigit() else 0
         if key == "OK":
+            if s["ranked"]:
+                from bgapp import rankplay
+                why = rankplay.can_start(s)
+                rankplay.drop()
+                if why:
+                    return why
             app.journal.save_settings()
             app.new_match()
             return None
@@ -30,6 +36,14 @@ class MenuView(View):
             return None
         if n == 24:
             return app.show_pips()
+        if n in (1, 2, 3, 4, 5, 6, 7, 18) and app.game and app.game.ranked:
+            from bgapp import rankplay
+            why = rankplay.menu_key(app, n)     # unranks the game in progress, once confirmed
+            rankplay.drop()
+            if why:
+                return why
+        if n == 22:
+            return app.show_best(s["opponent"] or 6)
         if 1 <= n <= 6:
             s["opponent"] = n
         elif n == 7:
@@ -43,12 +57,14 @@ class MenuView(View):
         elif 13 <= n <= 18:
             k = _FLAGS[n - 13]
             s[k] = 1 - s[k]
+        elif n == 21:
+            s["ranked"] = 1 - s["ranked"]
         elif n in (19, 20):
             cap = app.profile["brightness"]["max"]
             app.bright = max(4, min(cap, app.bright + (-8 if n == 19 else 8)))
             s["bright"] = app.bright
         else:
-            return "not a menu choice (P1-P20, P24 pips, OK new game, MENU back)"
+            return "not a menu choice (P1-P22, P24 pips, OK new game, MENU back)"
         app.journal.save_settings()    # remembered at once, across power cuts
         return None
 
@@ -72,6 +88,9 @@ class MenuView(View):
         cap = app.profile["brightness"]["max"]
         r.light("bar0", (app.bright * 7 + cap - 1) // cap, col["dice"])
         r.light("p24", 1, col["last"])
+        if s["ranked"]:
+            r.light("p21", 7, col["dest"])
+        r.light("p22", 1, col["last"])
 
     def lines(self):
         app = self.app
@@ -86,6 +105,8 @@ class MenuView(View):
                 kind += " auto-dbl"
         else:
             kind = "single game"
+        if s["ranked"]:
+            kind = "RANKED single game" if s["opponent"] else "ranked: choose a bot level"
         opts = " ".join(n for k, n in (("confirm", "auto-OK"), ("forced", "auto-forced"),
                                        ("real", "real-dice")) if s[k])
         return ["MENU  OK: new game", who, kind, opts or "", app.message or app.note or ""]

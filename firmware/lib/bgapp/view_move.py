@@ -71,6 +71,12 @@ class MoveView(View):
         m = g.m
         p = m.turn
         if key == "HINT":
+            if g.ranked:
+                from bgapp import rankplay
+                if not rankplay.confirmed(app, key):
+                    return "a hint makes this game unranked: HINT again to confirm"
+                rankplay.unrank(app, g, "hint")
+                rankplay.drop()
             d1, d2 = m.dice
             play = app.bot(6).hint(m.pos, d1, d2)
             self.hint = play.moves if play else ()

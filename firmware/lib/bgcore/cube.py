@@ -1,14 +1,41 @@
 # Cube decisions from cubeless win/gammon chances, in integer arithmetic (the same answer on the
-# chip and the laptop). Money play: Janowski's cubeful equity with a cube efficiency of 0.68.
-# Match play: match winning chances from the Kazaross-XG2 table (bgcore.met), the cube treated as
-# dead after the decision (a conservative doubler and taker). Chances are five cumulative
-# probabilities in 1/32768 (win, win gammon, win bg, lose gammon, lose bg) for the side deciding.
+# chip and the laptop). Both kinds of play blend a dead cube with a live one, as Janowski does for
+# money: the live cube is worth what owning it is (cashing at the cash point, taking down to the
+# take point), and the cube efficiency X says how much of that a player really gets (0.68 in
+# contact; in a race it grows with the pip count, 0.6 to 0.7, as GNU Backgammon has it).
+# Money play: Janowski's cubeful equity. Match play: the same blend over match winning chances
+# from the Kazaross-XG2 table (bgcore.met), the take and cash points of every cube level worked
+# out from the top (a cube that can no longer matter) down, with the Crawford and post-Crawford
+# scores. Chances are five cumulative probabilities in 1/32768 (win, win gammon, win bg, lose
+# gammon, lose bg) for the side deciding.
 
 from bgcore import met
 
 P = 32768               # probability scale
 F = 10000               # equity scale: 1 point (or a whole match) = F
-X = 6800                # cube efficiency, in 1/F
+X = 6800                # cube efficiency in contact, in 1/F
+
+
+def efficiency(pos):
+    """Cube efficiency (1/F) of a position seen from the side on roll: X while the sides can
+    still hit each other, else 0.55 + 0.00125 a pip of the side on roll, within 0.6 - 0.7."""
+    raw = pos.raw
+    mine = theirs = 0
+    for p in range(25, 0, -1):
+        if raw[p]:
+            mine = p
+            break
+    for p in range(25, 0, -1):
+        if raw[26 + p]:
+            theirs = p
+            break
+    if mine + theirs > 25:
+        return X
+    pips = 0
+    for p in range(1, 26):
+        pips += p * raw[p]
+    x = 5500 + pips * 25 // 2
+    return 6000 if x < 6000 else (7000 if x > 7000 else x)
 
 
 def _wl(pr, gammons=True):
@@ -21,7 +48,7 @@ def _wl(pr, gammons=True):
     return W, L
 
 
-def _money(pr, owner, gammons=True):
+def _money(pr, owner, gammons=True, x=X):
     # cubeful equity for a cube of value 1; owner: 0 centred, 1 mine, -1 the opponent's
     W, L = _wl(pr, gammons)
     p = pr[0] * F // P
@@ -39,24 +66,29 @@ def _money(pr, owner, gammons=True):
             live = F
         else:
             live = -F + 2 * F * (p - tp) // (cp - tp)
-    return ((F - X) * dead + X * live) // F
+    return ((F - x) * dead + x * live) // F
 
 
-def money_double(pr, centred, jacoby=False):
+def money_double(pr, centred, jacoby=False, x=X):
     """Should the side on roll (chances `pr`) double? `centred`: else it owns the cube."""
-    nd = _money(pr, 0 if centred else 1, not (jacoby and centred))
-    dt = 2 * _money(pr, -1)
+    nd = _money(pr, 0 if centred else 1, not (jacoby and centred), x)
+    dt = 2 * _money(pr, -1, True, x)
     return min(dt, F) > nd
 
 
-def money_take(pr):
+def money_take(pr, x=X):
     """Should the side offered the cube (chances `pr`, seen from it) take?"""
-    return 2 * _money(pr, 1) >= -F
+    return 2 * _money(pr, 1, True, x) >= -F
 
 
-def money_beaver(pr):
-    """Should the side offered the cube beaver (redouble at once, keeping the cube)?"""
-    return _money(pr, 1) > 0
+BEAVER = 2500          # a beaver wants at least this cubeful equity (1/F) owning the cube
+
+
+def money_beaver(pr, x=X):
+    """Should the side offered the cube beaver (redouble at once, keeping the cube)? Only when
+    clearly favourable: the favourite, worth a quarter point or more owning the cube (Janowski
+    gives the cube's owner some equity even in a level position)."""
+    return pr[0] > P // 2 and _money(pr, 1, True, x) >= BEAVER
 
 
 def mwc(away_me, away_them, post_crawford=False):
@@ -79,30 +111,102 @@ def mwc(away_me, away_them, post_crawford=False):
     return met.PRE[k] | met.PRE[k + 1] << 8
 
 
-def _match_value(pr, a, b, cube, post):
-    # dead-cube match winning chance with the cube at `cube`
-    w, wg, wb, lg, lb = pr
-    win = ((w - wg) * mwc(a - cube, b, post) + (wg - wb) * mwc(a - 2 * cube, b, post)
-           + wb * mwc(a - 3 * cube, b, post))
-    lose = ((P - w - lg) * mwc(a, b - cube, post) + (lg - lb) * mwc(a, b - 2 * cube, post)
-            + lb * mwc(a, b - 3 * cube, post))
-    return (win + lose) // P
+CENTRED = 0
+MINE = 1
+THEIRS = -1
 
 
-def match_double(pr, a, b, cube, post_crawford=False):
+class MatchCube:
+    """Cubeful match winning chances at one score, for one set of chances: the side deciding is
+    `a` points away, its opponent `b`; the cube stands at `cube` or will be doubled from it.
+    The shares of gammons and backgammons among wins and losses are taken as the position's
+    at every cube level (as Janowski does); only the chance of winning varies."""
+
+    def __init__(self, pr, a, b, cube, post_crawford=False, x=X):
+        self.a, self.b, self.post, self.x = a, b, post_crawford, x
+        w = pr[0]
+        lose = P - w
+        self.ws = ((w - pr[1]) * F // w, (pr[1] - pr[2]) * F // w, pr[2] * F // w) if w \
+            else (F, 0, 0)
+        self.ls = ((lose - pr[3]) * F // lose, (pr[3] - pr[4]) * F // lose, pr[4] * F // lose) \
+            if lose else (F, 0, 0)
+        self.p = w * F // P
+        self._ends = {}
+        self.points = {}        # cube -> (my take point, my cash point), in 1/F
+        top = cube
+        while top < a or top < b:
+            top *= 2
+        c = top // 2
+        while c >= cube:        # from the highest cube that still matters down
+            self.points[c] = (self._solve(c * 2, MINE, mwc(a, b - c, self.post)),
+                              self._solve(c * 2, THEIRS, mwc(a - c, b, self.post)))
+            c //= 2
+
+    def _end(self, c):
+        # (average chance after a loss, after a win) with the cube at c, dead
+        e = self._ends.get(c)
+        if e is None:
+            a, b, post = self.a, self.b, self.post
+            lose = win = 0
+            for k in range(3):
+                lose += self.ls[k] * mwc(a, b - (k + 1) * c, post)
+                win += self.ws[k] * mwc(a - (k + 1) * c, b, post)
+            e = self._ends[c] = (lose // F, win // F)
+        return e
+
+    def value(self, p, c, owner):
+        """Match winning chance (1/F) of the side deciding at win chance p (1/F), with the cube
+        at c owned by `owner` (CENTRED, MINE or THEIRS)."""
+        lo_v, hi_v = self._end(c)
+        dead = lo_v + (hi_v - lo_v) * p // F
+        pts = self.points.get(c)
+        lo_p, hi_p = 0, F
+        if pts is not None:
+            if owner != MINE and self.b > c:         # they can double me out at my take point
+                lo_p, lo_v = pts[0], mwc(self.a, self.b - c, self.post)
+            if owner != THEIRS and self.a > c:       # I can cash at my cash point
+                hi_p, hi_v = pts[1], mwc(self.a - c, self.b, self.post)
+        if hi_p <= lo_p:
+            live = dead
+        elif p <= lo_p:
+            live = lo_v
+        elif p >= hi_p:
+            live = hi_v
+        else:
+            live = lo_v + (hi_v - lo_v) * (p - lo_p) // (hi_p - lo_p)
+        return dead + self.x * (live - dead) // F
+
+    def _solve(self, c, owner, target):
+        # the win chance at which value(p, c, owner) reaches target (it grows with p)
+        if self.value(0, c, owner) >= target:
+            return 0
+        if self.value(F, c, owner) < target:
+            return F
+        lo, hi = 0, F
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self.value(mid, c, owner) >= target:
+                hi = mid
+            else:
+                lo = mid
+        return hi
+
+
+def match_double(pr, a, b, cube, post_crawford=False, centred=True, x=X):
     """Double at a match score where the side on roll is `a` away, its opponent `b` away?"""
     if a <= cube:
         return False        # already enough to win: a bigger cube only risks more
-    nd = _match_value(pr, a, b, cube, post_crawford)
-    dt = _match_value(pr, a, b, 2 * cube, post_crawford)
+    m = MatchCube(pr, a, b, cube, post_crawford, x)
+    nd = m.value(m.p, cube, CENTRED if centred else MINE)
+    dt = m.value(m.p, 2 * cube, THEIRS)
     dp = mwc(a - cube, b, post_crawford)
     return min(dt, dp) > nd
 
 
-def match_take(pr, a, b, cube, post_crawford=False):
+def match_take(pr, a, b, cube, post_crawford=False, x=X):
     """Take a double to 2 * `cube`? The deciding side is `a` away, the doubler `b` away."""
-    drop = mwc(a, b - cube, post_crawford)
-    return _match_value(pr, a, b, 2 * cube, post_crawford) >= drop
+    m = MatchCube(pr, a, b, 2 * cube, post_crawford, x)
+    return m.value(m.p, 2 * cube, MINE) >= mwc(a, b - cube, post_crawford)
 
 
 # ---- decisions for a bot in a bgcore.match.Match -------------------------------------------------
@@ -110,31 +214,98 @@ def wants_double(bot, match):
     if not match.cube_available(match.turn):
         return False
     pr = bot.chances(match.pos)
+    x = efficiency(match.pos)
     if match.rules.mode == "match":
         a, b = _aways(match, match.turn)
-        return match_double(pr, a, b, match.cube, match.crawford_done)
-    return money_double(pr, match.owner == -1, match.rules.jacoby)
+        return match_double(pr, a, b, match.cube, match.crawford_done, match.owner == -1, x)
+    return money_double(pr, match.owner == -1, match.rules.jacoby, x)
 
 
 def takes(bot, match):
-    pr = _seen_by_taker(bot, match)
+    pr, x = _seen_by_taker(bot, match)
     if match.rules.mode == "match":
         a, b = _aways(match, 1 - match.offered_by)
-        return match_take(pr, a, b, match.cube, match.crawford_done)
-    return money_take(pr)
+        return match_take(pr, a, b, match.cube, match.crawford_done, x)
+    return money_take(pr, x)
 
 
 def beavers(bot, match):
     if match.rules.mode != "money" or not match.rules.beavers or match.beavered:
         return False
-    return money_beaver(_seen_by_taker(bot, match))
+    pr, x = _seen_by_taker(bot, match)
+    return money_beaver(pr, x)
+
+
+# Resigning: only in a race (no more hitting), when the network gives less than 0.6% to win;
+# the level is clear when the gammon (backgammon) chance is under 1% or over 90%.
+LOST = 200              # in 1/32768
+NONE = 328
+SURE = 29491
+
+
+def _gammons_count(match, winner):
+    # do gammons change the result of this game for `winner`?
+    if match.rules.mode == "match":
+        return _aways(match, winner)[0] > match.cube   # else any win ends the match
+    return not (match.rules.jacoby and match.owner == -1)
+
+
+def _seen_by(bot, match, player):
+    pr = bot.chances(match.pos)           # of the side on roll
+    if match.turn != player:
+        w, wg, wb, lg, lb = pr
+        return [P - w, lg, lb, wg, wb]
+    return pr
+
+
+def resigns(bot, match, player):
+    """None, or the resignation `player` should offer now: 1 (single), 2 (gammon) or 3
+    (backgammon) times the cube. Only a race with no chance left to win is given up, and only
+    at the level its gammon and backgammon chances leave no doubt about."""
+    if efficiency(match.pos) == X:
+        return None                         # the sides can still hit: it is not over
+    w, wg, wb, lg, lb = _seen_by(bot, match, player)
+    if w > LOST:
+        return None
+    if lg <= NONE or not _gammons_count(match, 1 - player):
+        return 1
+    if lg >= SURE:
+        if lb <= NONE:
+            return 2
+        if lb >= SURE:
+            return 3
+    return None
+
+
+def accepts_resignation(bot, match, player, kind):
+    """Does `player` accept the opponent's resignation of `kind` (1-3) times the cube? Yes when
+    it is worth at least what playing on is expected to give (cubeless, gammons counted as the
+    rules count them)."""
+    w, wg, wb, lg, lb = _seen_by(bot, match, player)
+    if match.rules.mode == "match":
+        a, b = _aways(match, player)
+        c = match.cube
+        if a <= kind * c:
+            return True                     # it wins the match
+        post = match.crawford_done
+        on = ((w - wg) * mwc(a - c, b, post) + (wg - wb) * mwc(a - 2 * c, b, post)
+              + wb * mwc(a - 3 * c, b, post) + (P - w - lg) * mwc(a, b - c, post)
+              + (lg - lb) * mwc(a, b - 2 * c, post) + lb * mwc(a, b - 3 * c, post)) // P
+        return mwc(a - kind * c, b, post) >= on
+    if _gammons_count(match, player):
+        on = (2 * w - P + wg + wb - lg - lb) * F // P
+    else:
+        on = (2 * w - P) * F // P
+    return kind * F >= on
 
 
 def _seen_by_taker(bot, match):
+    # the taker's chances, and the cube efficiency as the doubler (on roll) sees the position
     w, wg, wb, lg, lb = bot.chances(match.pos)
+    x = efficiency(match.pos)
     if match.turn == match.offered_by:      # the doubler is on roll: turn its view round
-        return [P - w, lg, lb, wg, wb]
-    return [w, wg, wb, lg, lb]
+        return [P - w, lg, lb, wg, wb], x
+    return [w, wg, wb, lg, lb], x
 
 
 def _aways(match, player):

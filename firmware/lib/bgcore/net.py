@@ -212,13 +212,14 @@ class Net:
         """Cubeless equity of the side that just moved, in units of 1/S_OUT."""
         return self._output(self._top(acc), OUT_EQUITY)
 
-    def probabilities(self, acc):
+    def probabilities(self, acc, shift=None):
         """(win, win gammon, win bg, lose gammon, lose bg) of the side that just moved, each in
-        units of 1/32768, cumulative as gnubg gives them."""
+        units of 1/32768, cumulative as gnubg gives them. `shift`: five numbers (1/S_OUT) added
+        to the outputs before the sigmoid (a correction for a kind of position)."""
         top = self._top(acc)
         out = []
         for k in range(5):
-            out.append(self.sigmoid(self._output(top, k)))
+            out.append(self.sigmoid(self._output(top, k) + (shift[k] if shift else 0)))
         w = out[0]
         # keep them consistent: gammons within wins, backgammons within gammons
         out[1] = min(out[1], w)

@@ -14,6 +14,8 @@
 #   END 0 2 gammon        (winner, points, single|gammon|backgammon|drop|resign)
 #   MATCHEND 0 5 3        (winner, final score)
 #   SIG ...               (reserved: a signature over the chain so far, for the leaderboard)
+#   ranked games (bgcore.ranked): header fields ranked=1 level= commit= ticket=, and after END
+#   SEED <nonce> <secret|->, NAME <name>, COUNTRY <code>; UNRANK <reason> when one stops being ranked
 
 import hashlib
 import binascii
@@ -99,12 +101,14 @@ class Writer:
         self.last = _check(self.last, payload)
         return "%s|%s\n" % (payload, self.last)
 
-    def header(self, rules, players, board="", fw="", start=""):
+    def header(self, rules, players, board="", fw="", start="", extra=""):
+        """`extra`: more key=value fields (a ranked game's, bgcore.ranked.header_fields)."""
         return self.line("BGR %d mode=%s length=%d jacoby=%d beavers=%d auto=%d p0=%s p1=%s "
-                         "board=%s fw=%s start=%s"
+                         "board=%s fw=%s start=%s%s"
                          % (VERSION, rules.mode, rules.length, rules.jacoby, rules.beavers,
                             rules.auto_doubles, quote(players[0]), quote(players[1]),
-                            quote(board or "-"), quote(fw or "-"), quote(start or "-")))
+                            quote(board or "-"), quote(fw or "-"), quote(start or "-"),
+                            " " + extra if extra else ""))
 
 
 class RecordError(ValueError):
@@ -194,6 +198,8 @@ class Replay:
         self.scores_before = [] # the score before each game
         self.crawford_games = []  # per game: was it the Crawford game
         self.results = []       # per finished game: (winner, points, how)
+        self.rolls = 0          # OPEN and ROLL events in this game (a ranked game's dice count)
+        self.ranked = {}        # a ranked game's SEED, NAME, COUNTRY, UNRANK lines: kind -> words
 
     def _note(self, item):
         if self.keep:
@@ -229,11 +235,18 @@ class Replay:
                 self.slot = 0
                 self.steps = []
                 self.history.append([])
+                self.rolls = 0
                 return
             if kind == "SIG":
                 return
+            if kind in ("SEED", "NAME", "COUNTRY", "UNRANK"):
+                if kind in self.ranked:
+                    raise ValueError("a second %s line" % kind)
+                self.ranked[kind] = words
+                return
             if kind == "OPEN":
                 d0, d1 = _ints(words[1:3], 2)
+                self.rolls += 1
                 if m.opening(d0, d1) is not None:
                     self._note((m.turn, "open", (d0, d1)))
                 if len(words) > 3:
@@ -243,6 +256,7 @@ class Replay:
             if kind == "ROLL":
                 d1, d2 = _ints(words[2:4], 2)
                 m.roll(p, d1, d2)
+                self.rolls += 1
                 if len(words) > 4:
                     self.real_dice = True
                 return
@@ -337,6 +351,15 @@ def _number(w):
     if not w or len(w) > 100 or w.strip("0123456789"):
         raise ValueError("%r is not a number (at most 100 digits)" % w[:20])
     return int(w)
+
+
+def checked_lines(source):
+    """(line number, payload) of each line of a record (an open text file or a string) whose
+    check holds; raises RecordError at a damaged line. A torn last line ends the iteration."""
+    if isinstance(source, str):
+        import io
+        source = io.StringIO(source)
+    return _Lines(source)
 
 
 def replay(source, history=True):

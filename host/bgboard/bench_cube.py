@@ -1,0 +1,211 @@
+"""The cube part of `bgboard bench bot`: a bot level plays itself in money sessions and in 5- and
+7-point matches, the games are exported to .mat, and Debian's GNU Backgammon (`gnubg -q -t`,
+HOME in a temporary directory) analyses them at 0-ply. Prints gnubg's own figures for the bot:
+checker-play and cube error (mEMG per move, totals), cube errors per game and how many cube
+decisions gnubg marks "very bad". A benchmark: it prints figures and asserts nothing."""
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import tempfile
+
+from bgcore.match import Rules, MATCH, MONEY, GAME_OVER, MATCH_OVER, TURN, MOVE, OPENING
+from bgcore.record import Writer, Replay
+
+# gnubg's script: analyse each .mat at 0-ply, write per-file statistics and marked cube
+# decisions as JSON (a script's uncaught exception would still exit 0: exit 1 by hand)
+_ANALYSE = r'''
+import gnubg, json, sys
+try:
+    for cmd in ("set threads 1", "set analysis chequerplay evaluation plies 0",
+                "set analysis cubedecision evaluation plies 0", "set analysis luck off",
+                "set jacoby off"):
+        gnubg.command(cmd)
+    out = []
+    for path in PATHS:
+        gnubg.command("import mat %s" % path)
+        gnubg.command("analyse match")
+        m = gnubg.match(analysis=1, statistics=1)
+        marks = []
+        for g in m["games"]:
+            score = [g["info"]["score-X"], g["info"]["score-O"]]
+            last, board, cube = {}, None, 1
+            for a in g["game"]:
+                an = a.get("analysis") or {}
+                if a["action"] == "double":
+                    last, board = an, a.get("board")
+                skill = an.get("cube-skill") if a["action"] == "move" else an.get("skill")
+                if skill:
+                    answer = a["action"] in ("take", "drop")
+                    src = last if answer else an
+                    marks.append([a["action"], skill, src.get("probs"),
+                                  board if answer else a.get("board"), a.get("player"), score,
+                                  cube, src.get("nd-cubeful-eq"), src.get("dt-cubeful-eq")])
+                if a["action"] == "take":
+                    cube *= 2
+        out.append({"file": path, "stats": m["stats"], "games": len(m["games"]),
+                    "marks": marks})
+    with open(RESULT, "w") as f:
+        json.dump(out, f, default=list)
+except Exception:
+    import traceback
+    traceback.print_exc()
+    sys.exit(1)
+'''
+
+
+def gnubg_binary():
+    return shutil.which("gnubg") or ("/usr/games/gnubg" if os.path.exists("/usr/games/gnubg")
+                                     else None)
+
+
+def play_session(rules, games, seed, level=6, players=("BotA", "BotB")):
+    """A record of bot-against-bot play: a whole match, or `games` money games in one session."""
+    from bgcore.bot import Bot
+    rng = random.Random(seed)
+    bots = (Bot(level, rng.randrange(1 << 30)), Bot(level, rng.randrange(1 << 30)))
+    w = Writer()
+    out = [w.header(rules, players, board="host", fw="bench", start="2026-01-01T00:00:00")]
+    rp = Replay(rules, players)
+    m = rp.match
+
+    def emit(*words):
+        payload = " ".join(str(x) for x in words)
+        rp.event(payload.split())
+        out.append(w.line(payload))
+
+    played = 0
+    while True:
+        emit("GAME", m.game + 1)
+        while m.phase == OPENING:
+            emit("OPEN", rng.randint(1, 6), rng.randint(1, 6))
+        while m.phase not in (GAME_OVER, MATCH_OVER):
+            if m.phase == TURN:
+                p = m.turn
+                if m.cube_available(p) and bots[p].wants_double(m):
+                    emit("DOUBLE", p, m.cube * 2)
+                    if bots[1 - p].takes(m):
+                        emit("TAKE", 1 - p)
+                    else:
+                        emit("DROP", 1 - p)
+                        break
+                emit("ROLL", p, rng.randint(1, 6), rng.randint(1, 6))
+            if m.phase == MOVE:
+                play = bots[m.turn].choose(m.pos, *m.dice)
+                emit("MOVE", m.turn, " ".join("%d/%d" % s for s in play.moves) if play else "")
+        winner, pts, how = m.result
+        emit("END", winner, pts, how)
+        played += 1
+        if m.phase == MATCH_OVER or (rules.mode != MATCH and played >= games):
+            break
+    if m.phase == MATCH_OVER:
+        emit("MATCHEND", m.result[0], m.score[0], m.score[1])
+    return "".join(out)
+
+
+def analyse(mat_paths, tmp):
+    """gnubg's 0-ply analysis of each .mat: a list of dicts (stats, games, marked cube actions)."""
+    gnubg = gnubg_binary()
+    script = os.path.join(tmp, "analyse.py")
+    result = os.path.join(tmp, "analysis.json")
+    with open(script, "w") as f:
+        # gnubg -p passes no arguments to a script: the files are written into it
+        f.write("PATHS = %r\nRESULT = %r\n" % (list(mat_paths), result) + _ANALYSE)
+    home = os.path.join(tmp, "home")
+    os.makedirs(home, exist_ok=True)
+    r = subprocess.run([gnubg, "-q", "-t", "-p", script],
+                       capture_output=True, text=True, env=dict(os.environ, HOME=home),
+                       stdin=subprocess.DEVNULL)
+    if r.returncode != 0 or not os.path.exists(result):
+        raise RuntimeError("gnubg's analysis failed: %s" % (r.stderr.strip().splitlines()
+                                                            or ["no output"])[-1])
+    with open(result) as f:
+        return json.load(f)
+
+
+class Totals:
+    """gnubg's figures summed over both players and every file of one kind of play."""
+
+    def __init__(self):
+        self.games = 0
+        self.moves = 0            # unforced checker plays
+        self.checker = 0.0        # normalised error (EMG), summed
+        self.cube_decisions = 0   # close or actual cube decisions
+        self.cube = 0.0
+        self.cube_errors = 0      # cube decisions gnubg marks doubtful, bad or very bad
+        self.very_bad = 0
+        self.doubles = self.takes = self.drops = 0
+
+    def add(self, rec):
+        self.games += rec["games"]
+        for side in rec["stats"].values():
+            mv, cb = side["moves"], side["cube"]
+            self.moves += mv["unforced-moves"]
+            self.checker += mv["error-skill"]
+            self.cube_decisions += cb["close-cube"]
+            # the cube's "error-skill" is per close decision: add up the kinds of error
+            self.cube += sum(cb["err-%s-skill" % k] for k in (
+                "missed-double-below-cp", "missed-double-above-cp", "wrong-double-below-dp",
+                "wrong-double-above-tg", "wrong-take", "wrong-drop"))
+            self.doubles += cb["n-doubles"]
+            self.takes += cb["n-takes"]
+            self.drops += cb["n-drops"]
+        for mark in rec["marks"]:
+            skill = mark[1]
+            if skill in ("doubtful", "bad", "very bad"):
+                self.cube_errors += 1
+                self.very_bad += skill == "very bad"
+
+    def line(self, label):
+        per = 1000.0 / self.moves if self.moves else 0.0
+        return ("  %-18s %3d games: checker %.1f mEMG per move (%.2f EMG in all); cube %.2f EMG "
+                "in all (%.2f mEMG per move, %d%% of checker); %.2f cube errors per game, "
+                "%d very bad; %d doubles, %d takes, %d drops"
+                % (label, self.games, self.checker * per, self.checker, self.cube, self.cube * per,
+                   round(100 * self.cube / self.checker) if self.checker else 0,
+                   self.cube_errors / max(1, self.games), self.very_bad, self.doubles,
+                   self.takes, self.drops))
+
+
+def run(level=6, matches=20, money_games=50, seed=1, show_marks=False):
+    """Plays and analyses; prints one line per kind of play (money, 5-point, 7-point)."""
+    if not gnubg_binary():
+        print("cube analysis skipped: Debian's gnubg is not installed (apt-get install gnubg)")
+        return None
+    from bgboard.games import load, to_mat
+    kinds = []
+    if money_games:
+        kinds.append(("money", Rules(MONEY), [(money_games, seed)]))
+    for length in (5, 7):
+        if matches:
+            kinds.append(("%d-point matches" % length, Rules(MATCH, length),
+                          [(None, seed * 1000 + length * 100 + i) for i in range(matches)]))
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        files = []
+        for label, rules, jobs in kinds:
+            for j, (games, s) in enumerate(jobs):
+                text = play_session(rules, games, s, level)
+                rec = os.path.join(tmp, "%s-%d.bgr" % (label.split()[0], j))
+                with open(rec, "w") as f:
+                    f.write(text)
+                mat = rec[:-4] + ".mat"
+                with open(mat, "w") as f:
+                    f.write(to_mat(load(rec)))
+                files.append((label, mat))
+        results = analyse([m for _, m in files], tmp)
+    print("cube play of level %d against itself, analysed by GNU Backgammon at 0-ply (both "
+          "sides counted):" % level)
+    for label, _rules, _jobs in kinds:
+        t = Totals()
+        for (lab, _m), rec in zip(files, results):
+            if lab == label:
+                t.add(rec)
+                if show_marks:
+                    for mark in rec["marks"]:
+                        print("    ", label, mark)
+        out[label] = t
+        print(t.line(label), flush=True)
+    return out

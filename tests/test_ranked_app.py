@@ -1,0 +1,85 @@
+"""Ranked games in the board's application on MicroPython's unix port (compiled to .mpy, 192k
+heap), driven by tests/mp/app_drive.py: what a ranked game costs in heap and time against the
+same game unranked (figures printed), and the name entry by the four-button scheme."""
+
+import json
+import re
+import time
+
+from conftest import ROOT, run_micropython
+
+from bgboard.ranked import verify_ranked
+
+DRIVE = ROOT / "tests" / "mp" / "app_drive.py"
+PROFILE = ROOT / "hardware" / "profiles" / "reference.json"
+# A N N, OK, N Z, OK; a tick in the entry and one in the best-wins view count in the peak
+NAME = ("KEY P1", "KEY P14", "KEY P14", "TICK 1", "KEY OK", "KEY P14", "KEY OFF", "KEY OK",
+        "TICK 1")
+
+
+def drive(data_dir, *script, seed=7, lib=None):
+    t0 = time.perf_counter()
+    r = run_micropython(DRIVE, str(data_dir), str(PROFILE), "SEED %d" % seed, *script,
+                        heap="192k", lib=lib, timeout=180)
+    assert r.returncode == 0, r.stderr + r.stdout
+    return r.stdout, time.perf_counter() - t0
+
+
+def state(out):
+    line = [ln for ln in out.splitlines() if ln.startswith("STATE ")][-1]
+    return dict(w.split("=", 1) for w in line.split()[1:])
+
+
+def test_four_buttons_type_a_name():
+    # LEFT/RIGHT walk the cursor over the same keys, SELECT types the one under it, BACK is UNDO
+    import sys
+    sys.path.insert(0, str(ROOT / "firmware" / "lib"))
+    from bgapp.input import Input
+    from bgapp.naming import Entry
+    prof = json.loads((ROOT / "hardware" / "profiles" / "minimal.json").read_text())
+    assert prof["input"]["style"] == "buttons"
+    inp = Input(prof)
+    e = Entry()
+
+    def press(*names):
+        for n in names:
+            k = inp.key(n)
+            if k:
+                assert e.key(k) is None, (n, k)
+
+    press("SELECT", "RIGHT", "SELECT")                  # P1: A, P2: B
+    press("LEFT", "LEFT", "SELECT")                     # round the ring to HINT: a space
+    assert e.text == "AB " and inp.at() == "HINT"
+    press("LEFT", "SELECT")                             # DOUBLE: the digits page
+    press("RIGHT", "RIGHT", "RIGHT", "RIGHT", "SELECT")  # HINT, P1, P2, P3: 2
+    assert e.text == "AB 2" and e.page == 1
+    press("BACK")                                       # UNDO
+    assert e.text == "AB "
+
+
+def test_what_a_ranked_game_costs_in_heap_and_time(tmp_path, mpy_lib):
+    """The same person (the best play each turn) against the level-1 bot, ranked and not, for
+    three seeds: both fit the 192k heap; the figures are printed (a benchmark, not a limit)."""
+    rows = []
+    for seed in (1, 2, 3):
+        plain, rk = tmp_path / ("p%d" % seed), tmp_path / ("r%d" % seed)
+        plain.mkdir()
+        rk.mkdir()
+        out_p, t_p = drive(plain, "KEY P1", "KEY OK", "GAME best", seed=seed, lib=mpy_lib)
+        out_r, t_r = drive(rk, "KEY P1", "KEY P21", "KEY OK", "GAME best", *NAME, "STATE",
+                           seed=seed, lib=mpy_lib)
+        peak_p = int(re.search(r"PEAK (\d+)", out_p).group(1))
+        peak_r = int(re.search(r"PEAK (\d+)", out_r).group(1))
+        assert peak_r < 192 * 1024
+        st = state(out_r)
+        res = verify_ranked((rk / st["record"]).read_text())
+        assert res.ok, res.error
+        won = res.points > 0
+        if won:
+            assert st["view"] == "best" and res.name == "ANN" and res.country == "NZ"
+            assert "ANN" in (rk / "best.txt").read_text()
+        rows.append((seed, peak_p, peak_r, t_p, t_r, won))
+    print()
+    for seed, pp, pr, tp, tr, won in rows:
+        print("seed %d: live heap peak %d -> %d bytes ranked (+%d%s); run %.2f s -> %.2f s"
+              % (seed, pp, pr, pr - pp, ", with the name entry" if won else "", tp, tr))
