@@ -355,3 +355,20 @@ def test_a_d_line_beyond_the_declared_size_is_damage():
     with pytest.raises(Garbled):
         c.get("0001.bgr", sink=got.append)
     assert got == []
+
+
+def test_a_transfer_past_its_time_is_given_up(tmp_path, fake, monkeypatch):
+    # the whole transfer of a record has a time bound (60 s + 1 s per KB); here it is set in
+    # the past, so the first chunk already passes it
+    from bgboard import logs
+    from bgboard.protocol import Flooded
+    board = fake("good")
+    monkeypatch.setattr(logs, "TRANSFER_SECONDS", -60)
+    out = tmp_path / "out"
+    puller = logs.Puller(board.link, out=out, show=False)
+    try:
+        with pytest.raises(Flooded, match="takes longer than"):
+            puller.run()
+    finally:
+        puller.board.close()
+    assert not (out / GOOD_NAME).exists()
