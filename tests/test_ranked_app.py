@@ -83,3 +83,34 @@ def test_what_a_ranked_game_costs_in_heap_and_time(tmp_path, mpy_lib):
     for seed, pp, pr, tp, tr, won in rows:
         print("seed %d: live heap peak %d -> %d bytes ranked (+%d%s); run %.2f s -> %.2f s"
               % (seed, pp, pr, pr - pp, ", with the name entry" if won else "", tp, tr))
+
+
+def test_a_power_cut_between_the_end_and_the_reveal_is_completed_at_power_up(tmp_path, mpy_lib):
+    # the game starts (its seed kept in /ranked/game), then is played to its end in a second
+    # power-up; the record is then cut back to its END line, as a power cut right after it
+    # leaves it, with the kept seed as it was then
+    data = tmp_path / "data"          # the board's /data; its /ranked is tmp_path / "ranked"
+    data.mkdir()
+    out, _ = drive(data, "KEY P1", "KEY P21", "KEY OK", "TICK 2", lib=mpy_lib)
+    kept = (tmp_path / "ranked" / "game").read_text()
+    for seed in (11, 12, 13, 14, 15, 16):
+        out, _ = drive(data, "GAME best", "STATE", seed=seed, lib=mpy_lib)
+        st = state(out)
+        if st["view"] == "name":
+            break
+        out, _ = drive(data, "KEY OK", "KEY OK", "TICK 2", lib=mpy_lib)   # lost: again
+        kept = (tmp_path / "ranked" / "game").read_text()
+    assert st["view"] == "name", "no win in six games"
+    path = data / st["record"]
+    lines = path.read_text().splitlines(True)
+    end = [i for i, ln in enumerate(lines) if ln.startswith("END ")][0]
+    assert lines[end + 1].startswith("SEED ")
+    path.write_text("".join(lines[:end + 1]))
+    (tmp_path / "ranked" / "game").write_text(kept)
+    out, _ = drive(data, "STATE", lib=mpy_lib)
+    st = state(out)
+    assert st["view"] == "name"
+    again = path.read_text().splitlines(True)
+    assert again[:end + 1] == lines[:end + 1] and again[end + 1] == lines[end + 1]
+    res = verify_ranked(path.read_text())
+    assert res.ok and res.points > 0 and res.name is None, res.error

@@ -16,6 +16,9 @@ def _bench(args):
     if args.what == "leaderboard":
         from bgboard.leaderboard.bench import run
         return run(games=args.games or 40, seed=args.seed)
+    if args.what == "chip":
+        from bgboard.bench_chip import run
+        return run(levels=tuple(args.levels or (6,)), seed=args.seed, demo=not args.no_demo)
     if args.what == "rules":
         from bgboard.bench_rules import run
         return run(pairs=args.pairs or 3000, seed=args.seed)
@@ -73,30 +76,53 @@ def _verify_ranked(args, ld, out):
         won = ("won %d point(s), the bot had %d pips left" % (res.points, res.opponent_pips)
                if res.points else "lost")
         who = " by %s (%s)" % (res.name, res.country) if res.name else ""
-        print("%s: OK: ranked game against the level-%d bot, %s%s%s"
-              % (args.file, res.level, won, who,
-                 ", ticket %s" % res.ticket if res.ticket else ", no ticket"))
+        print(_shown("%s: OK: ranked game against the level-%d bot, %s%s%s"
+                     % (args.file, res.level, won, who,
+                        ", ticket %s" % res.ticket if res.ticket else ", no ticket")))
     else:
-        print("%s: INVALID: %s" % (args.file, res.error), file=sys.stderr)
+        print("%s: INVALID: %s" % (_shown(args.file), _shown(res.error)), file=sys.stderr)
     return 0 if res.ok else 1
 
 
 def _export(args):
-    from bgboard.games import EXPORTERS, FileError, load
+    import os
+    from bgboard.games import EXPORTERS, ExportRefused, FileError, gnubg_setting, load, summary
     try:
         ld = load(_archived(args.file), jacoby=args.jacoby)
-    except FileError as e:
+        text = EXPORTERS[args.format](ld)
+    except (FileError, ExportRefused) as e:
         print("bgboard export: %s" % _shown(e), file=sys.stderr)
         return 1
-    text = EXPORTERS[args.format](ld)
     if ld.torn:
         print("bgboard export: note: %s: %s" % (_shown(args.file), _shown(ld.torn)),
               file=sys.stderr)
-    if args.output and args.output != "-":
-        with open(args.output, "w") as f:
-            f.write(text)
+    to_file = args.output and args.output != "-"
+    if to_file:
+        if os.path.isdir(args.output):
+            print("bgboard export: %s is a folder; give a file name (-o FILE)" % args.output,
+                  file=sys.stderr)
+            return 1
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            print("bgboard export: cannot write %s: %s" % (args.output, e.strerror),
+                  file=sys.stderr)
+            return 1
     else:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:         # `export ... | head`: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+    print("bgboard export: wrote %s (.%s): %s" % (args.output if to_file else "standard output",
+                                                   args.format, _shown(summary(ld))),
+          file=sys.stderr)
+    setting = gnubg_setting(ld) if args.format == "mat" else None
+    if setting:
+        print("bgboard export: in GNU Backgammon, `%s` before `import mat` (a .mat cannot say "
+              "the rules; .sgf does)" % setting, file=sys.stderr)
     return 0
 
 
@@ -138,8 +164,14 @@ def _render(args):
 
 def _vboard(args):
     from bgboard.vboard import runner
+    extra = {}
+    if args.fetch:
+        if args.chip != "rp2040":
+            print("bgboard vboard: --fetch goes with --chip rp2040", file=sys.stderr)
+            return 2
+        extra["fetch"] = True
     return runner(args.chip)(args.link, flash=args.flash, heap=args.heap,
-                             install_profile=args.install, pid_file=args.pid_file)
+                             install_profile=args.install, pid_file=args.pid_file, **extra)
 
 
 def _sim(args):
@@ -197,121 +229,172 @@ def _board(args):
 
 
 def _archived(path):
-    """A FILE argument: the path itself, or a record's name in the local archive."""
+    """A FILE argument: the path itself, or a record's name in the local archive ('0003.bgr',
+    'BOARD/0003.bgr'); a FileError naming every board's copy when several boards have one."""
     import os
     if os.path.exists(path):
         return path
-    from bgboard.archive import find_record
+    from bgboard.archive import archive_root, find_record
     found = find_record(path)
-    return str(found) if found else path
+    if found:
+        return str(found)
+    root = archive_root()
+    if os.sep not in path and root.is_dir():
+        hits = sorted(d / path for d in root.iterdir() if (d / path).is_file())
+        if len(hits) > 1:
+            from bgboard.games import FileError
+            raise FileError(path, "in the archive of %d boards: give one of %s"
+                            % (len(hits), ", ".join(h.parent.name + "/" + h.name
+                                                    for h in hits)))
+    return path
 
 
 def build_parser():
+    from bgcore import __version__
     p = argparse.ArgumentParser(prog="bgboard", description="The LED backgammon board's host tool.")
+    p.add_argument("--version", action="version", version="bgboard %s" % __version__,
+                   help="print the version and stop")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     d = sub.add_parser("demo", help="two bots play a game on a text board")
-    d.add_argument("--seed", type=int, default=None, help="dice seed (default: random)")
-    d.add_argument("--delay", type=float, default=0.4, help="seconds between plays")
-    d.add_argument("--games", type=int, default=1, help="how many games")
+    d.add_argument("--seed", type=int, default=None, metavar="N",
+                   help="dice seed (default: random)")
+    d.add_argument("--delay", type=float, default=0.4, metavar="SECONDS",
+                   help="seconds between plays (default 0.4)")
+    d.add_argument("--games", type=int, default=1, metavar="N", help="how many games (default 1)")
     d.set_defaults(func=_demo)
 
     v = sub.add_parser("verify", help="replay a game record, .mat, .sgf or JSON and check every "
                        "move")
-    v.add_argument("file", help="a native record (.bgr), a .mat or .sgf file, or bgboard's JSON")
+    v.add_argument("file", metavar="FILE", help="a native record (.bgr), a .mat or .sgf file, "
+                   "or bgboard's JSON; or an archived record's name (0003.bgr, BOARD/0003.bgr)")
     v.add_argument("--jacoby", action="store_true", help="money .mat: apply the Jacoby rule")
     v.add_argument("--json", action="store_true", help="print one JSON object")
     v.add_argument("--ranked", action="store_true", help="a ranked game: re-derive the dice "
                    "from the revealed seed and every bot play, points and pips by the replay")
     v.set_defaults(func=_verify)
 
-    e = sub.add_parser("export", help="convert a record or .mat to .mat, .sgf or JSON")
-    e.add_argument("file")
-    e.add_argument("--format", required=True, choices=["mat", "sgf", "json"])
-    e.add_argument("-o", "--output", help="output file (default: standard output)")
+    e = sub.add_parser("export", help="convert a record or .mat to .mat, .sgf or JSON",
+                       description="Convert a game record (or a .mat, .sgf or JSON file) for GNU "
+                       "Backgammon: .sgf carries the rules it was played under; a .mat cannot, "
+                       "so export names the gnubg setting to import it with, and refuses games "
+                       "a .mat cannot carry (beavers, automatic doubles).")
+    e.add_argument("file", metavar="FILE", help="a native record (.bgr), a .mat, .sgf or JSON "
+                   "file, or an archived record's name (0003.bgr, BOARD/0003.bgr)")
+    e.add_argument("--format", required=True, choices=["mat", "sgf", "json"],
+                   help="mat: Jellyfish/gnubg .mat (import mat); sgf: gnubg's own format (load "
+                   "match); json: bgboard's JSON")
+    e.add_argument("-o", "--output", metavar="FILE",
+                   help="output file (default: standard output)")
     e.add_argument("--jacoby", action="store_true", help="money .mat: apply the Jacoby rule")
     e.set_defaults(func=_export)
 
     sp = sub.add_parser("selfplay", help="bot against bot, writing native records")
     g = sp.add_mutually_exclusive_group(required=True)
-    g.add_argument("--games", type=int, help="this many single games, one file each")
-    g.add_argument("--match", type=int, help="one match to this many points")
+    g.add_argument("--games", type=int, metavar="N", help="this many single games, one file each")
+    g.add_argument("--match", type=int, metavar="N", help="one match to this many points")
     sp.add_argument("--cube", action="store_true", help="with --games: money play with the cube")
-    sp.add_argument("--level", type=int, default=6, choices=range(1, 7), help="bot level")
-    sp.add_argument("--seed", type=int, default=None)
+    sp.add_argument("--level", type=int, default=6, choices=range(1, 7),
+                    help="bot level (default 6)")
+    sp.add_argument("--seed", type=int, default=None, metavar="N",
+                    help="seed of the dice and the bots (default: random)")
     sp.add_argument("--ranked", action="store_true", help="ranked games (with --games): a "
                     "person against the --level bot, through the board's ranked code path")
     sp.add_argument("--person-level", type=int, default=6, choices=range(1, 7),
                     help="--ranked: the bot level that plays the person's side")
-    sp.add_argument("--name", help="--ranked: the name written after a win (A-Z 0-9 space - .)")
-    sp.add_argument("--country", help="--ranked: the ISO 3166-1 alpha-2 country after a win")
+    sp.add_argument("--name", metavar="NAME",
+                    help="--ranked: the name written after a win (A-Z 0-9 space - .)")
+    sp.add_argument("--country", metavar="CC",
+                    help="--ranked: the ISO 3166-1 alpha-2 country after a win")
     sp.add_argument("--server", metavar="URL", help="--ranked: play on tickets from this "
                     "leaderboard server, as a board registered there (the laptop registers once)")
-    sp.add_argument("--out", required=True, help="directory for the records")
+    sp.add_argument("--out", required=True, metavar="DIR", help="directory for the records")
     sp.set_defaults(func=_selfplay)
 
     vb = sub.add_parser("vboard", help="a virtual board: MicroPython on a pty, littlefs flash")
-    vb.add_argument("--link", required=True, help="path of the serial port to create (a symlink)")
-    vb.add_argument("--flash", help="littlefs flash image (default: LINK.img; new = blank board)")
-    vb.add_argument("--heap", default="192k", help="MicroPython heap size (default 192k)")
+    vb.add_argument("--link", required=True, metavar="PATH",
+                    help="path of the serial port to create (a symlink)")
+    vb.add_argument("--flash", metavar="IMAGE",
+                    help="littlefs flash image (default: LINK.img; new = blank board)")
+    vb.add_argument("--heap", default="192k", metavar="SIZE",
+                    help="MicroPython heap size (default 192k)")
     vb.add_argument("--install", metavar="PROFILE", help="first put the firmware and this "
                     "board profile (hardware/profiles/NAME.json or a path) on the image")
-    vb.add_argument("--pid-file", help="keep the MicroPython process id here (kill -9 it to "
+    vb.add_argument("--pid-file", metavar="FILE",
+                    help="keep the MicroPython process id here (kill -9 it to "
                     "cut the power)")
     from bgboard.vboard import CHIPS, DEFAULT_CHIP
     vb.add_argument("--chip", choices=sorted(CHIPS), default=DEFAULT_CHIP,
-                    help="the kind of virtual board (default %s: MicroPython's unix port)"
-                    % DEFAULT_CHIP)
+                    help="the kind of virtual board (default %s: MicroPython's unix port; "
+                    "rp2040: MicroPython's rp2 firmware on an emulated RP2040)" % DEFAULT_CHIP)
+    vb.add_argument("--fetch", action="store_true", help="with --chip rp2040: first download "
+                    "the official RPI_PICO firmware into the user's cache (mpflash; internet)")
     vb.set_defaults(func=_vboard)
 
     sm = sub.add_parser("sim", help="play on a virtual board drawn in the terminal")
-    sm.add_argument("--flash", help="flash image (default: ~/.local/share/bgboard/sim.img)")
-    sm.add_argument("--profile", default="reference", help="board profile (default: reference)")
-    sm.add_argument("--heap", default="192k", help="MicroPython heap size (default 192k)")
+    sm.add_argument("--flash", metavar="IMAGE",
+                    help="flash image (default: ~/.local/share/bgboard/sim.img)")
+    sm.add_argument("--profile", default="reference", metavar="PROFILE",
+                    help="board profile (default: reference)")
+    sm.add_argument("--heap", default="192k", metavar="SIZE",
+                    help="MicroPython heap size (default 192k)")
     sm.add_argument("--new", action="store_true", help="start from a blank flash (forget games)")
     sm.set_defaults(func=_sim)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
-    b.add_argument("what", choices=["rules", "bot", "logs", "leaderboard"],
+    b.add_argument("what", choices=["rules", "bot", "logs", "chip", "leaderboard"],
                    help="what to measure (logs: pulling records over the protocol against "
-                   "mpremote fs cp; leaderboard: submissions verified per second)")
-    b.add_argument("--games", type=int, help="leaderboard: ranked records to submit (40)")
-    b.add_argument("--port", help="logs: the board (default: a virtual board of its own)")
-    b.add_argument("--pairs", type=int, help="rules: (position, roll) pairs in the corpus "
+                   "mpremote fs cp; chip: the firmware on the emulated RP2040, in emulated time; "
+                   "leaderboard: submissions verified per second)")
+    b.add_argument("--games", type=int, metavar="N",
+                   help="leaderboard: ranked records to submit (40)")
+    b.add_argument("--no-demo", action="store_true", help="chip: skip the demo game (the "
+                   "watchdog-feed gaps)")
+    b.add_argument("--port", metavar="PORT",
+                   help="logs: the board (default: a virtual board of its own)")
+    b.add_argument("--pairs", type=int, metavar="N",
+                   help="rules: (position, roll) pairs in the corpus "
                    "(3000); bot: duplicate dice pairs for level 6 against pubeval (5000 = "
                    "10,000 games; 0: only the cube part)")
-    b.add_argument("--seed", type=int, default=2026, help="corpus or dice seed")
+    b.add_argument("--seed", type=int, default=2026, metavar="N",
+                   help="corpus or dice seed (default 2026)")
     b.add_argument("--levels", type=int, nargs="+", choices=range(1, 7), help="bot: which levels")
-    b.add_argument("--level-pairs", type=int, default=1000,
+    b.add_argument("--level-pairs", type=int, default=1000, metavar="N",
                    help="bot: duplicate pairs against pubeval for levels 1-5")
-    b.add_argument("--ladder-pairs", type=int, default=1000,
+    b.add_argument("--ladder-pairs", type=int, default=1000, metavar="N",
                    help="bot: duplicate pairs for each level against the one below (0: skip)")
-    b.add_argument("--error-games", type=int, default=300,
+    b.add_argument("--error-games", type=int, default=300, metavar="N",
                    help="bot: games of play whose positions measure the error rate")
-    b.add_argument("--cube-matches", type=int, default=20,
+    b.add_argument("--cube-matches", type=int, default=20, metavar="N",
                    help="bot: 5- and 7-point matches of level 6 against itself that GNU "
                    "Backgammon analyses (20 of each; 0: skip)")
-    b.add_argument("--money-games", type=int, default=50,
+    b.add_argument("--money-games", type=int, default=50, metavar="N",
                    help="bot: money games of level 6 against itself for the same analysis (50)")
     b.set_defaults(func=_bench)
     rd = sub.add_parser("render", help="draw a position or a record's move as an SVG picture")
-    rd.add_argument("source", metavar="POSITION_ID|RECORD")
-    rd.add_argument("--move", type=int, help="a record's move (1 = before the first move)")
-    rd.add_argument("-o", "--output", help="the SVG file (default: standard output)")
+    rd.add_argument("source", metavar="POSITION_ID|RECORD", help="a gnubg Position ID, or a "
+                    "game record (a file or an archived record's name)")
+    rd.add_argument("--move", type=int, metavar="N",
+                    help="a record's move (1 = before the first move)")
+    rd.add_argument("-o", "--output", metavar="FILE",
+                    help="the SVG file (default: standard output)")
     rd.set_defaults(func=_render)
 
     from bgboard.leaderboard.commands import add_parser as _leaderboard_parser
     _leaderboard_parser(sub)
 
     dv = sub.add_parser("devices", help="the connected boards, with firmware and board id")
-    dv.add_argument("--port", action="append", help="ask this port only (repeatable)")
+    dv.add_argument("--port", action="append", metavar="PORT",
+                    help="ask this port only (repeatable)")
     dv.set_defaults(func=_devices)
 
     fl = sub.add_parser("flash", help="put the firmware on a board (staged, verified)")
-    fl.add_argument("--port", help="the board's serial port (default: the only board found)")
+    fl.add_argument("--port", metavar="PORT",
+                    help="the board's serial port (default: the only board found)")
     fl.add_argument("--target", choices=["rp2040", "rp2350", "unix"],
                     help="the board's chip (default: what the board says it is)")
-    fl.add_argument("--profile", help="board profile to install (hardware/profiles/NAME.json "
+    fl.add_argument("--profile", metavar="PROFILE",
+                    help="board profile to install (hardware/profiles/NAME.json "
                     "or a path; default: keep the board's, else reference)")
     fl.add_argument("--firmware", help=argparse.SUPPRESS)   # another firmware tree (tests)
     fl.set_defaults(func=_flash)
@@ -321,7 +404,8 @@ def build_parser():
     for name, text in (("list", "the records on the board"),
                        ("pull", "copy the records off the board, verified, into the archive")):
         lp = lg_sub.add_parser(name, help=text)
-        lp.add_argument("--port", help="the board's serial port (default: the only board)")
+        lp.add_argument("--port", metavar="PORT",
+                        help="the board's serial port (default: the only board)")
         if name == "pull":
             lp.add_argument("--out", metavar="DIR", help="put the records in DIR (one file "
                             "each) instead of the archive")
@@ -330,18 +414,21 @@ def build_parser():
         lp.set_defaults(func=_logs)
 
     wt = sub.add_parser("watch", help="a board's LED panel and game events, live")
-    wt.add_argument("--port", help="the board's serial port (default: the only board)")
+    wt.add_argument("--port", metavar="PORT",
+                    help="the board's serial port (default: the only board)")
     wt.add_argument("--once", action="store_true", help="draw the first frame and stop")
     wt.add_argument("--demo", type=int, default=0, metavar="N", help="have the board play N "
                     "bot games (level 6) and watch them to their end")
     wt.set_defaults(func=_watch)
 
     gm = sub.add_parser("games", help="the archived game records as a table")
-    gm.add_argument("dir", nargs="?", help="a folder of records (default: the archive)")
+    gm.add_argument("dir", nargs="?", metavar="DIR",
+                    help="a folder of records (default: the archive)")
     gm.set_defaults(func=_games)
 
     bd = sub.add_parser("board", help="the best ranked wins per bot level in the archive")
-    bd.add_argument("dir", nargs="?", help="a folder of records (default: the archive)")
+    bd.add_argument("dir", nargs="?", metavar="DIR",
+                    help="a folder of records (default: the archive)")
     bd.add_argument("--level", type=int, choices=range(1, 7), help="only this level")
     bd.set_defaults(func=_board)
 
@@ -351,7 +438,21 @@ def build_parser():
     hc.add_argument("profiles", nargs="+", metavar="PROFILE",
                     help="a name in hardware/profiles (reference, minimal) or a path")
     hc.set_defaults(func=_hw)
+    _describe(p)
     return p
+
+
+def _describe(parser):
+    """Each sub-command's help page opens with what it does: its one-line help, unless it has a
+    description of its own."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {a.dest: a.help for a in action._choices_actions}
+            for name, sub in action.choices.items():
+                text = helps.get(name)
+                if not sub.description and text:
+                    sub.description = text[0].upper() + text[1:] + "."
+                _describe(sub)
 
 
 def main(argv=None):

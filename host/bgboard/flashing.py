@@ -498,7 +498,7 @@ class Flasher:
         self.t = None
 
     def check_hello(self, fw, t0):
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90       # (an emulated chip boots at 0.2x real time)
         last = None
         while time.monotonic() < deadline:
             try:

@@ -2,7 +2,7 @@
 verified replay, say what it holds (`verify`), hand it to a format's writer (`export`: matfile,
 sgffile, jsonfile), and write new records from bot-against-bot play (`bgboard selfplay`)."""
 
-from bgcore.match import MATCH, MONEY, NOCUBE, GAME_OVER, MATCH_OVER, TURN, MOVE, OPENING
+from bgcore.match import KINDS, MATCH, MONEY, NOCUBE, GAME_OVER, MATCH_OVER, TURN, MOVE, OPENING
 from bgcore.record import RecordError, Writer, replay
 from bgboard import jsonfile, matfile, sgffile
 
@@ -94,15 +94,84 @@ def verdict(ld, error=None):
 
 # ---- export: each format is a module of its own --------------------------------------------------
 
+class ExportRefused(Exception):
+    """A game the chosen format cannot carry; the message says why and what to use instead."""
+
+
+def distinct_players(names):
+    """The two players' names for a file GNU Backgammon reads: the second gets a "b" when both
+    are the same (a bot against itself: bot6 and bot6b), so that the winner can be told apart."""
+    a, b = names
+    return [a, b + "b" if b == a else b]
+
+
+def mat_refusal(ld):
+    """Why a .mat cannot carry this game file (None when it can): the format has no beaver and
+    no automatic double, so GNU Backgammon would score such a game differently."""
+    if any(kind == "beaver" for game in ld.replay.history for _, kind, _ in game):
+        return "a .mat cannot carry a beaver"
+    if any(c > 1 for c in start_cubes(ld.replay)):
+        return "a .mat cannot carry an automatic double"
+    return None
+
+
+def start_cubes(rep):
+    """The cube's value as each game of a Replay began to be played (above 1 after automatic
+    doubles on tied opening rolls), read from its first cube action or else from its result."""
+    rules = rep.match.rules
+    out = []
+    for gi, history in enumerate(rep.history):
+        cube = 1
+        actions = [data for _, kind, data in history if kind in ("double", "beaver")]
+        result = rep.results[gi] if gi < len(rep.results) else None
+        if actions:
+            cube = actions[0] // 2
+        elif result:
+            _, points, how = result
+            if how == "resign":
+                times = [data for _, kind, data in history if kind == "resign"][-1]
+            elif rules.mode == MONEY and rules.jacoby:
+                times = 1
+            else:
+                times = KINDS.index(how)
+            cube = max(1, points // times)
+        out.append(cube)
+    return out
+
+
+def gnubg_setting(ld):
+    """The GNU Backgammon setting a money or no-cube .mat must be imported with (`import mat`
+    uses gnubg's own Jacoby setting, on by default, as the format cannot say), or None."""
+    rules = ld.replay.match.rules
+    if rules.mode == MATCH:
+        return None
+    return "set jacoby %s" % ("on" if rules.jacoby else "off")
+
+
 def to_mat(ld):
-    """The .mat text of a loaded game file, dated by the record's start."""
+    """The .mat text of a loaded game file, dated by the record's start; ExportRefused when the
+    format cannot carry the game."""
+    why = mat_refusal(ld)
+    if why:
+        raise ExportRefused("%s; export it as .sgf (--format sgf), which GNU Backgammon loads "
+                            "with the board's score" % why)
     start = ld.info.get("start", "")
     date = start[:10].replace("-", ".") if len(start) >= 10 and start[4] == "-" else None
-    return matfile.write(ld.replay, date)
+    names = distinct_players([matfile.mat_name(n, i) for i, n in enumerate(ld.replay.players)])
+    return matfile.write(ld.replay, date, names)
 
 
-to_sgf = sgffile.write
-to_json = jsonfile.write
+def to_sgf(ld):
+    """The .sgf text of a loaded game file, with the rules it was played under and the cube
+    each game started with."""
+    return sgffile.write(ld, distinct_players(list(ld.replay.players)), start_cubes(ld.replay))
+
+
+def to_json(ld):
+    """bgboard's JSON of a loaded game file, with the cube each game started with."""
+    return jsonfile.write(ld, start_cubes(ld.replay))
+
+
 EXPORTERS = {"mat": to_mat, "sgf": to_sgf, "json": to_json}
 
 

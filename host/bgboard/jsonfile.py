@@ -1,6 +1,7 @@
 """bgboard's JSON form of a game file (`bgboard export --format json`): {"format":
 "bgboard-json", "version": 1, players, rules, the record's header, score, state, the final
-Position ID and Match ID, and each game with its score before, Crawford flag, result and
+Position ID and Match ID, and each game with its score before, Crawford flag, the cube it
+started with (after automatic doubles), result and
 actions (dice, the play in gnubg notation and as (from, to) moves, the position before it, cube
 actions)}. Read back (`bgboard verify FILE.json`), every action is replayed with the rules and
 the file's results, score and final position must be what the replay gives."""
@@ -15,8 +16,9 @@ class JsonError(Exception):
     """The file is not bgboard's JSON (or lacks a part of it); the message says what."""
 
 
-def write(ld):
-    """The JSON text of a loaded game file (bgboard.games.load)."""
+def write(ld, cubes=None):
+    """The JSON text of a loaded game file (bgboard.games.load); CUBES: the cube each game
+    started with (above 1 after automatic doubles), written as "cube_start"."""
     r = ld.replay
     m = r.match
     games = []
@@ -39,6 +41,7 @@ def write(ld):
         res = r.results[gi] if gi < len(r.results) else None
         games.append({"number": gi + 1, "score_before": r.scores_before[gi],
                       "crawford": r.crawford_games[gi],
+                      "cube_start": cubes[gi] if cubes else 1,
                       "result": None if not res else {"winner": res[0], "points": res[1],
                                                       "how": res[2]},
                       "actions": actions})
@@ -71,6 +74,11 @@ def read(text):
         m = r.match
         for g in d["games"]:
             r.event(["GAME", str(g["number"])])
+            cube = g.get("cube_start", 1)
+            if cube not in (1, 2, 4, 8, 16, 32, 64):
+                raise JsonError("game %s: cube_start %r is not a cube value" % (g["number"], cube))
+            for _ in range(cube.bit_length() - 1):
+                r.event(["OPEN", "1", "1"])         # an automatic double (a tied opening roll)
             for a in g["actions"]:
                 p, kind = str(a["player"]), a["type"]
                 if kind == "open":

@@ -287,9 +287,10 @@ def mat_name(name, player):
     return name or "player_%d" % player
 
 
-def write(r, date=None):
-    """The replayed match `r` (a Replay) as gnubg's .mat text."""
-    names = [mat_name(n, i) for i, n in enumerate(r.players)]
+def write(r, date=None, names=None):
+    """The replayed match `r` (a Replay) as gnubg's .mat text; NAMES (as mat_name gives them)
+    replace the players' own."""
+    names = names or [mat_name(n, i) for i, n in enumerate(r.players)]
     out = []
     if date:
         out.append('; [EventDate "%s"]\n' % date)

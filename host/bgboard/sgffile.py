@@ -26,9 +26,12 @@ def _esc(text):
     return str(text).replace("\\", "\\\\").replace("]", "\\]")
 
 
-def write(ld):
-    """The SGF text of a loaded game file (bgboard.games.load): one game tree per game."""
+def write(ld, names=None, cubes=None):
+    """The SGF text of a loaded game file (bgboard.games.load): one game tree per game; NAMES
+    replace the players' own; CUBES: the cube each game started with (CV[4] after two
+    automatic doubles, as gnubg writes it)."""
     r = ld.replay
+    names = names or r.players
     rules = r.match.rules
     out = []
     results = r.results
@@ -43,9 +46,11 @@ def write(ld):
             ru.append("NoCube")
         head = "(;FF[4]GM[6]CA[UTF-8]AP[bgboard:%s]MI[length:%d][game:%d][ws:%d][bs:%d]" \
                "PW[%s]PB[%s]" % (__version__, rules.length, gi, before[0], before[1],
-                                 _esc(r.players[0]), _esc(r.players[1]))
+                                 _esc(names[0]), _esc(names[1]))
         if ru:
             head += "RU[%s]" % ":".join(ru)
+        if cubes and cubes[gi] > 1:
+            head += "CV[%d]" % cubes[gi]
         if gi < len(results) and results[gi]:
             w, pts, how = results[gi]
             head += "RE[%s+%d%s]" % ("WB"[w], pts, "R" if how == "resign" else "")
@@ -162,12 +167,19 @@ def read(text):
     elif "NoCube" in rules_text:
         rules = Rules(NOCUBE)
     else:
-        rules = Rules(MONEY, 0, jacoby="Jacoby" in rules_text)
+        # the options a money session needs to replay: automatic doubles as many as the
+        # largest starting cube (CV) says, beavers if a double answers a double
+        autos = max(_cube_value(dict(nodes[0]).get("CV", ["1"])[0]) for nodes in games)
+        rules = Rules(MONEY, 0, jacoby="Jacoby" in rules_text, beavers=_beavered(games),
+                      auto_doubles=autos.bit_length() - 1)
     players = [root.get("PW", ["White"])[0], root.get("PB", ["Black"])[0]]
     r = Replay(rules, players)
     m = r.match
     for number, nodes in enumerate(games, 1):
         r.event(["GAME", str(number)])
+        if rules.mode == MONEY:
+            for _ in range(_cube_value(dict(nodes[0]).get("CV", ["1"])[0]).bit_length() - 1):
+                r.event(["OPEN", "1", "1"])         # an automatic double (a tied opening roll)
         for props in nodes:
             for key, values in props:
                 if key in ("W", "B"):
@@ -178,6 +190,26 @@ def read(text):
         elif m.phase not in (GAME_OVER, MATCH_OVER) and number < len(games):
             raise RecordError("the game ends without a result", 0, m.game, r.move_no())
     return r, {"p0": players[0], "p1": players[1]}
+
+
+def _cube_value(text):
+    """CV[N]: a power of two from 1 to 64."""
+    if not text.isdigit() or int(text) not in (1, 2, 4, 8, 16, 32, 64):
+        raise SgfError("CV[%s] is not a cube value (1, 2, 4 ... 64)" % text[:20])
+    return int(text)
+
+
+def _beavered(games):
+    """Does a double answer a double anywhere (a beaver)?"""
+    for nodes in games:
+        last = None
+        for props in nodes:
+            for key, values in props:
+                if key in ("W", "B"):
+                    if values[0] == "double" and last == "double":
+                        return True
+                    last = values[0]
+    return False
 
 
 def _action(r, player, value):

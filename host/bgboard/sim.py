@@ -46,6 +46,10 @@ def run(flash=None, profile="reference", heap="192k", fresh=False, stdin=None, s
     out = stdout or sys.stdout
     flash = Path(flash) if flash else default_flash()
     flash.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        vboard.check_free("flash image", flash)     # never wipe or reinstall a running board's
+    except vboard.InUse as e:
+        raise SystemExit("bgboard sim: %s" % e)
     if fresh and flash.exists():
         flash.unlink()
     prof = load_profile(profile)

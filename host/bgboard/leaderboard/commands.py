@@ -54,20 +54,25 @@ def add_parser(sub):
     sv = s.add_parser("serve", help="run a leaderboard server")
     sv.add_argument("--db", metavar="URL", help="database URL (default: a SQLite file in the "
                     "data directory; postgresql+psycopg://USER:PASS@HOST/DB for PostgreSQL)")
-    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    sv.add_argument("--port", type=int, default=8080, help="port to listen on (8080)")
-    sv.add_argument("--workers", type=int, default=1, help="worker processes (1)")
+    sv.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+                    help="address to listen on (127.0.0.1)")
+    sv.add_argument("--port", type=int, default=8080, metavar="N", help="port to listen on (8080)")
+    sv.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (1)")
     rg = s.add_parser("register", help="register the board with a server (once)")
-    rg.add_argument("--port", help="the board's serial port (default: the only board)")
-    rg.add_argument("--server", required=True, help="the server's URL")
-    rg.add_argument("--name", help="the board's display name (default: its id)")
+    rg.add_argument("--port", metavar="PORT",
+                    help="the board's serial port (default: the only board)")
+    rg.add_argument("--server", required=True, metavar="URL", help="the server's URL")
+    rg.add_argument("--name", metavar="NAME", help="the board's display name (default: its id)")
     tk = s.add_parser("tickets", help="fetch server tickets and put them on the board")
-    tk.add_argument("--port", help="the board's serial port (default: the only board)")
-    tk.add_argument("--server", help="the server's URL (default: the one registered with)")
-    tk.add_argument("--count", type=int, default=10, help="how many tickets (10)")
+    tk.add_argument("--port", metavar="PORT",
+                    help="the board's serial port (default: the only board)")
+    tk.add_argument("--server", metavar="URL",
+                    help="the server's URL (default: the one registered with)")
+    tk.add_argument("--count", type=int, default=10, metavar="N", help="how many tickets (10)")
     sb = s.add_parser("submit", help="submit ranked game records to the server")
     sb.add_argument("files", nargs="*", metavar="FILE", help="records (.bgr)")
     sb.add_argument("--archive", action="store_true", help="every record in the archive")
-    sb.add_argument("--server", help="the server's URL (default: the one registered with)")
+    sb.add_argument("--server", metavar="URL",
+                    help="the server's URL (default: the one registered with)")
     for p in (sv, rg, tk, sb):
         p.set_defaults(func=_run)

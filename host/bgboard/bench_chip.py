@@ -1,0 +1,213 @@
+"""`bgboard bench chip`: what the firmware costs on the chip, in emulated time (cycles at 125 MHz
+on rp2040js, MicroPython v1.28 rp2), beside the unix port's figures of the same run. Emulated time
+does not depend on the host's load; a real Pico runs code from flash through a cache and is about
+1.0-1.3x slower than these figures (../shared/rp2/README.md).
+
+On one emulated board with the firmware and the reference profile:
+- the app: reset to the first LED frame, the CPU share of the idle menu, key press (on the key
+  matrix's GPIOs) to the changed LED frame, the longest gap between watchdog feeds in a demo game
+  (level 6) and in the pips view;
+- then through the raw REPL with the HAL open (its key scan running): `show`, the HAL's
+  background CPU share, each bot level's time per move (both sides, seeded dice) and the lowest
+  free heap after a move (collected before each);
+and the same bot games on the unix port."""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bgboard import chip, paths
+
+PROBE = paths.MP_SCRIPTS / "chip_probe.py"
+
+
+def _wait_emulated(board, ms):
+    t0 = board.stats()["ns"]
+    while board.stats()["ns"] < t0 + ms * 1e6:
+        time.sleep(0.5)
+
+
+def _frame_after(board, ns, timeout=300):
+    found = []
+
+    def changed():
+        frames = list(board.frames)
+        for i, (t, f) in enumerate(frames):
+            if t > ns and i and f != frames[i - 1][1]:
+                found.append(t)
+                return True
+        return False
+
+    board.wait(changed, timeout, "a changed LED frame")
+    return found[0]
+
+
+def _state(link):
+    from bgboard.link import Board
+    with Board(link) as b:
+        line = b.request("STATE", timeout=120)
+    return dict(w.split("=", 1) for w in line.split()[1:] if "=" in w)
+
+
+def _request(link, line):
+    from bgboard.link import Board
+    with Board(link) as b:
+        return b.request(line, timeout=120)
+
+
+def app_figures(board, say, presses=6):
+    f = {}
+    board.wait(lambda: len(board.frames) > 0, 600, "the first LED frame")
+    f["boot_ms"] = board.frames[0][0] / 1e6
+    say("boot to the first LED frame: %.0f ms" % f["boot_ms"])
+    _wait_emulated(board, 300)            # the menu settles
+    s0 = board.stats()
+    _wait_emulated(board, 1000)
+    s1 = board.stats()
+    f["idle_cpu_pct"] = 100 * (s1["busy_ns"] - s0["busy_ns"]) / (s1["ns"] - s0["ns"])
+    say("idle menu: CPU busy %.0f %%" % f["idle_cpu_pct"])
+    lat = []
+    for i in range(presses):
+        t = board.stats()["ns"]
+        board.key("P13", hold_ms=80)         # menu: Jacoby on / off (an even number of times)
+        lat.append((_frame_after(board, t) - t) / 1e6)
+        _wait_emulated(board, 100)
+    f["key_ms"] = lat
+    say("key press -> changed LED frame: median %.1f ms, worst %.1f ms (%d presses)"
+        % (statistics.median(lat), max(lat), len(lat)))
+    # a power cut: the boot of a board that has booted before (the profile checked)
+    with board.cond:
+        board.frames.clear()
+    os.kill(board.node.pid, 9)
+    board.wait(lambda: len(board.frames) > 0, 600, "the first LED frame after a power cut")
+    f["reboot_ms"] = board.frames[0][0] / 1e6
+    say("boot to the first LED frame after a power cut: %.0f ms" % f["reboot_ms"])
+    return f
+
+
+def feed_figures(board, say):
+    """The longest gaps between watchdog feeds: a demo game (level 6) and the pips view."""
+    from bgboard.link import LinkError
+    f = {}
+    resets = len(board.resets)
+    say("demo game (level 6, fast) ...")
+    from bgboard.link import Board
+    with Board(board.link) as b:
+        b.hello(timeout=600)               # the app, back after the raw REPL's soft reset
+    board.stats(reset_feeds=True)
+    answer = _request(board.link, "DEMO 1 fast")
+    if not answer.startswith("OK DEMO"):
+        raise RuntimeError("the board answered DEMO with %r" % answer)
+    while True:
+        time.sleep(5)
+        if len(board.resets) > resets:
+            raise RuntimeError("the chip was reset during the demo (%s)" % board.resets[-1])
+        try:
+            st = _state(board.link)
+        except LinkError:              # busy for longer than the request waits: ask again
+            continue
+        if st.get("demo") == "0" and st.get("wait") != "board":
+            break
+    s = board.stats(reset_feeds=True)
+    f["demo_feed_gap_ms"] = s["max_feed_gap_ns"] / 1e6
+    say("longest watchdog-feed gap in the demo game: %.0f ms" % f["demo_feed_gap_ms"])
+    _request(board.link, "KEY MENU")
+    _request(board.link, "KEY P24")           # the pips view re-checks the record
+    _wait_emulated(board, 1500)
+    s = board.stats(reset_feeds=True)
+    f["pips_feed_gap_ms"] = s["max_feed_gap_ns"] / 1e6
+    say("longest watchdog-feed gap in the pips view: %.0f ms" % f["pips_feed_gap_ms"])
+    return f
+
+
+def chip_probe(board, levels, games, seed):
+    from mpremote.transport_serial import SerialTransport
+    t = SerialTransport(str(board.link), baudrate=115200)
+    try:
+        for attempt in range(10):
+            try:
+                # (Ctrl-C caught by the HAL's scan-timer callback does not stop the app)
+                t.enter_raw_repl(soft_reset=True, timeout_overall=120)
+                break
+            except Exception:
+                if attempt == 9:
+                    raise
+        code = "LEVELS = %r\nGAMES = %d\nSEED = %d\n" % (list(levels), games, seed) \
+            + PROBE.read_text()
+        out, err = t.exec_raw(code, timeout=3600)
+        if err:
+            raise RuntimeError("the probe failed on the chip: %s" % err.decode()[-400:])
+        t.exit_raw_repl()
+        t.serial.write(b"\x04")            # a soft reset: the app again
+    finally:
+        t.close()
+    return json.loads(out.decode().strip().splitlines()[-1])
+
+
+def unix_probe(levels, games, seed):
+    with tempfile.TemporaryDirectory() as tmp:
+        from bgboard.build import compile_lib
+        lib = Path(tmp) / "lib"
+        compile_lib(lib)
+        env = dict(os.environ, MICROPYPATH=str(lib))
+        r = subprocess.run([paths.tool("micropython"), "-X", "heapsize=240k", str(PROBE),
+                            ",".join(map(str, levels)), str(games), str(seed)],
+                           capture_output=True, text=True, env=env)
+        if r.returncode:
+            raise RuntimeError("the probe failed on the unix port: %s" % r.stderr[-400:])
+        return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def _ms(us_list):
+    s = sorted(us_list)
+    return statistics.median(s) / 1000, s[-1] / 1000
+
+
+def run(levels=(6,), games=1, seed=1, demo=True, profile="reference"):
+    try:
+        chip.check()
+    except chip.ChipUnavailable as e:
+        print("bgboard bench chip: %s" % e, file=sys.stderr)
+        return 1
+
+    def say(text):
+        print(text, flush=True)
+
+    t0 = time.monotonic()
+    print("emulated RP2040 (rp2040js, MicroPython rp2 %s), emulated ms at 125 MHz; a real Pico "
+          "is about 1.0-1.3x slower (its code runs from flash through a cache)"
+          % chip.FIRMWARE_NAME, flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        chip.install(Path(tmp) / "flash.img", profile)
+        board = chip.ChipBoard(Path(tmp) / "link", Path(tmp) / "flash.img",
+                               log=open(os.devnull, "w")).start()
+        try:
+            app_figures(board, say)
+            say("bot and HAL through the raw REPL ...")
+            res = chip_probe(board, levels, games, seed)
+            say("show (Panel.encode + NeoPixel.write): %.1f ms" % (res["show_us"] / 1000))
+            say("the HAL's background work (key scan): %.0f %% of the CPU" % res["hal_cpu_pct"])
+            if demo:
+                try:
+                    feed_figures(board, say)
+                except Exception as e:
+                    say("watchdog-feed gaps: not measured (%s)" % e)
+        finally:
+            board.stop()
+    unix = unix_probe(levels, games, seed)
+    say("%-8s %6s %22s %22s %8s %14s" % ("level", "moves", "chip median / worst ms",
+                                         "unix median / worst ms", "ratio", "low free heap"))
+    for level in levels:
+        c, u = res["level%d" % level], unix["level%d" % level]
+        cm, cw = _ms(c["us"])
+        um, uw = _ms(u["us"])
+        say("%-8d %6d %12.0f / %7.0f %12.2f / %7.2f %7.0fx %11d KB"
+            % (level, len(c["us"]), cm, cw, um, uw, sum(c["us"]) / max(1, sum(u["us"])),
+               c["low_free"] // 1024))
+    say("(%.0f s of host time)" % (time.monotonic() - t0))
+    return 0

@@ -1,0 +1,125 @@
+"""The firmware on the real chip's firmware: MicroPython's rp2 port on an emulated RP2040
+(rp2040js, `bgboard vboard --chip rp2040`). The board boots to its menu with the real rp2 HAL,
+keys pressed on the key matrix's GPIOs change the LED frames decoded from the panel pin, a power
+cut mid-turn resumes the game, the watchdog resets the chip, and `bgboard flash` puts the
+firmware on a blank emulated Pico with the real mpremote. The emulator runs at 0.2-0.3x real
+time: this is a small set, each test on one board. Skipped, with the reason, where Node, the
+emulator (tools/dev installs it) or the rp2 firmware (../shared/rp2, BGBOARD_RP2_FIRMWARE) is
+missing."""
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from bgboard import chip
+from bgboard.link import Board
+
+try:
+    chip.check()
+except chip.ChipUnavailable as e:
+    pytest.skip("emulated chip: %s" % e, allow_module_level=True)
+
+
+def state(link):
+    with Board(link) as b:
+        line = b.request("STATE", timeout=60)
+    assert line.startswith("STATE "), line
+    return dict(w.split("=", 1) for w in line.split()[1:] if "=" in w)
+
+
+def frame_after(board, ns, timeout=120, what="a changed LED frame"):
+    """The first LED frame latched after emulated time `ns` that differs from the one before."""
+    found = []
+
+    def changed():
+        frames = list(board.frames)
+        for i, (t, f) in enumerate(frames):
+            if t > ns and i and f != frames[i - 1][1]:
+                found.append((t, f))
+                return True
+        return False
+
+    board.wait(changed, timeout, what)
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def game_board(tmp_path_factory):
+    d = tmp_path_factory.mktemp("chip")
+    chip.install(d / "flash.img", "reference")
+    b = chip.ChipBoard(d / "link", d / "flash.img", pid_file=d / "pid").start()
+    yield b
+    b.stop()
+
+
+def test_boots_to_the_menu_and_keys_on_the_matrix_light_the_panel(game_board):
+    b = game_board
+    b.wait(lambda: len(b.frames) > 0, 180, "the first LED frame")
+    boot_ns, first = b.frames[0]
+    assert len(first) == 16 * 16 * 3 and any(first), "the first frame is dark"
+    b.wait(lambda: any(any(ram) for _, ram in b.oled), 60, "a lit OLED frame")
+    assert state(b.link)["view"] == "menu"
+    # a person presses P7 (two players), then OK (new game) on the key matrix: each press
+    # changes the panel, and the board is then in a game of two people
+    for key in ("P7", "OK"):
+        t = b.stats()["ns"]
+        b.key(key, hold_ms=80)
+        lit, _ = frame_after(b, t, what="the panel's answer to %s" % key)
+        print("%s: lit %.1f ms (emulated) after the press" % (key, (lit - t) / 1e6))
+    st = state(b.link)
+    assert st["view"] == "play" and st["phase"] == "opening", st
+    print("boot to the first LED frame: %.0f ms (emulated)" % (boot_ns / 1e6))
+
+
+def test_a_power_cut_mid_turn_resumes_the_game(game_board):
+    b = game_board
+    st = state(b.link)
+    if st.get("phase") == "opening":
+        t = b.stats()["ns"]
+        b.key("OK", hold_ms=80)                # the opening roll
+        frame_after(b, t)
+        st = state(b.link)
+    assert st["phase"] == "move", st
+    boots = b.boots
+    os.kill(int(open(b.pid_file).read()), signal.SIGKILL)
+    b.wait(lambda: b.boots > boots and len(b.frames) and b.frames[-1][0] < 5e9 and
+           "power cut" in b.resets, 180, "the board after the power cut")
+    after = state(b.link)
+    for k in ("view", "phase", "pos", "turn", "dice", "match"):
+        assert after.get(k) == st.get(k), (k, st, after)
+
+
+def test_the_watchdog_resets_the_chip(tmp_path):
+    """rp2040js counts the watchdog down but does not reset the chip; the driver does."""
+    b = chip.ChipBoard(tmp_path / "link", tmp_path / "blank.img").start()
+    try:
+        import serial
+        b.wait(lambda: b.boots == 1, 30)
+        with serial.Serial(str(b.link), timeout=0.1) as s:
+            s.write(b"\r\x03")
+            b.wait(lambda: b">>> " in b.serial_out, 120, "the REPL")
+            s.write(b"import machine; machine.WDT(timeout=300)\r")
+            b.wait(lambda: b.resets, 120, "the watchdog's reset")
+        assert b.resets == ["timeout"]
+        b.wait(lambda: b.boots == 2, 30, "the boot after the reset")
+    finally:
+        b.stop()
+
+
+def test_flash_a_blank_emulated_pico_with_mpremote(tmp_path):
+    b = chip.ChipBoard(tmp_path / "link", tmp_path / "blank.img").start()
+    try:
+        r = subprocess.run([sys.executable, "-m", "bgboard.cli", "flash", "--port", str(b.link),
+                            "--target", "rp2040", "--profile", "reference"],
+                           capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "runs fw" in r.stderr
+        with Board(b.link) as board:
+            info = board.hello(timeout=120)
+        assert info.get("profile") == "reference", info
+        assert b.resets and b.resets[0] == "forced"       # machine.reset() after the switch
+    finally:
+        b.stop()

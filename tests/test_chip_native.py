@@ -1,0 +1,29 @@
+"""The native code the firmware compiles where MicroPython has a native emitter (the LED panel's
+per-LED loop, bghal/panel.py) gives the same bytes and currents as the Python loop on CPython and
+as the same loop on MicroPython with the native code switched off. (On the emulated RP2040 the
+same source compiles to Thumb: test_chip.py's frames come from it.)"""
+
+import subprocess
+import sys
+
+from conftest import FIRMWARE_LIB, ROOT, run_micropython
+
+SCRIPT = ROOT / "tests" / "mp" / "panel_encode.py"
+PROFILES = ROOT / "hardware" / "profiles"
+
+
+def test_panel_encode_native_matches_python(mpy_lib):
+    cpy = subprocess.run([sys.executable, str(SCRIPT), str(PROFILES)], capture_output=True,
+                         text=True, env={"PYTHONPATH": str(FIRMWARE_LIB)}, timeout=120)
+    assert cpy.returncode == 0, cpy.stderr
+    native = run_micropython(SCRIPT, str(PROFILES), lib=mpy_lib, heap="256k", timeout=120)
+    plain = run_micropython(SCRIPT, str(PROFILES), "python", lib=mpy_lib, heap="256k",
+                            timeout=120)
+    assert native.returncode == 0 and plain.returncode == 0, native.stderr + plain.stderr
+    assert native.stdout.splitlines()[0] == "native", native.stdout
+    assert plain.stdout.splitlines()[0] == "python"
+    assert cpy.stdout.splitlines()[0] == "python"
+    want = cpy.stdout.splitlines()[1:]
+    assert len(want) == 2
+    assert native.stdout.splitlines()[1:] == want
+    assert plain.stdout.splitlines()[1:] == want
