@@ -47,6 +47,7 @@ CASES = {
     "no-newline": "after FILE, a D line cut short without its newline, then silence (each GET)",
     "huge-size": "a record of 10 GB, its D lines coming without end",
     "long-line": "after WATCH on, one line without end (no newline)",
+    "bad-led": "after WATCH on, !LED frames that are not hex, of a wrong length or brightness",
 }
 
 
@@ -156,6 +157,10 @@ class FakeBoard:
         if self.case == "long-line":
             self.stream = self.endless(b"x" * 4096)
             return
+        if self.case == "bad-led":
+            for line in ("!LED 48 zzzz", "!LED 48 abc", "!LED 48 00ff", "!LED x 00",
+                         "!LED 99999999999999999999 " + "00" * 768, "!LED", "!LED 48 "):
+                self.send(line)
         text = HOSTILE_TEXT if self.case == "escapes" else ""
         frame = bytes((x * 16 + y) % 200 for y in range(16) for x in range(16) for _ in range(3))
         self.send("!LED 48 %s" % frame.hex())

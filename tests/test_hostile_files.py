@@ -366,3 +366,17 @@ def test_record_header_is_linear_on_micropython(mpy_lib):
         print("MicroPython header %s: %d -> %d characters: %s -> %s us (%.1fx)"
               % (unit, base, base * GROWTH, small, big, ratio))
         assert ratio < LINEAR_AT_MOST, (unit, small, big)
+
+
+def test_verify_and_games_show_a_hostile_player_name_escaped(tmp_path, capsys):
+    # a record's player names reach the terminal only through bgboard.safetext
+    from bgboard.cli import main
+    from fake_board import HOSTILE_MARKS, HOSTILE_TEXT
+    f = tmp_path / "g.bgr"
+    f.write_text(play_record(Rules(MATCH, 1), random.Random(3), ("Ann" + HOSTILE_TEXT, "Bob")))
+    assert main(["verify", str(f)]) == 0
+    assert main(["games", str(tmp_path)]) == 0
+    out = capsys.readouterr()
+    assert "Ann\\x1b]0;owned\\x07" in out.out and out.out.count("Ann\\x1b") == 2, out.out
+    for mark in HOSTILE_MARKS:
+        assert mark not in out.out and mark not in out.err, mark

@@ -3,9 +3,12 @@ directory, one folder per board id), how a pulled record is named there, and fin
 archived record by its name. (`bgboard games` shows it as a table: bgboard.games_table.)"""
 
 import hashlib
+import os
 from pathlib import Path
 
+from bgboard import names
 from bgboard.paths import data_dir
+from bgboard.safetext import for_terminal
 
 
 def archive_root():
@@ -13,7 +16,8 @@ def archive_root():
 
 
 def board_dir(board_id):
-    return archive_root() / board_id
+    """The archive folder of the board BOARD_ID (a hex id, checked: names.BadName otherwise)."""
+    return names.inside(archive_root(), names.board_id(board_id))
 
 
 def sha256_file(path):
@@ -27,15 +31,19 @@ def sha256_file(path):
 def place_for(folder, name, digest):
     """Where the record NAME with this sha256 belongs in FOLDER, and whether it is already
     there. A board numbers its records from 0001 again after its flash is wiped, so a different
-    record under a name already taken gets its digest's first 8 digits added."""
-    folder = Path(folder)
-    plain = folder / name
+    record under a name already taken gets its digest's first 8 digits added.
+    NAME must pass the record-name rule and both places must lie inside FOLDER (BadName
+    otherwise)."""
+    names.record_name(name)
+    if not all(c in "0123456789abcdef" for c in digest[:8]) or len(digest) < 8:
+        raise names.BadName("sha256 %s is not hex" % for_terminal(digest, 70))
+    plain = names.inside(folder, name)
     stem, dot, ext = name.rpartition(".")
-    other = folder / ("%s-%s.%s" % (stem, digest[:8], ext) if dot else "%s-%s" % (name, digest[:8]))
+    other = names.inside(folder, "%s-%s.%s" % (stem, digest[:8], ext))
     for path in (plain, other):
-        if path.exists() and sha256_file(path) == digest:
+        if path.is_file() and sha256_file(path) == digest:
             return path, True
-    if not plain.exists():
+    if not os.path.lexists(plain):
         return plain, False
     return other, False
 

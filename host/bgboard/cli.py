@@ -29,6 +29,12 @@ def _bench(args):
                levels=levels, cube_matches=args.cube_matches, money_games=args.money_games)
 
 
+def _shown(text):
+    """Text from a record or a board, terminal-safe (bgboard.safetext)."""
+    from bgboard.safetext import for_terminal
+    return for_terminal(str(text), 2000)
+
+
 def _verify(args):
     import json
     from bgboard import chouette
@@ -45,16 +51,17 @@ def _verify(args):
                 out.update(RankedResult(ok=False).to_json())
             print(json.dumps(out))
         else:
-            print("%s: INVALID: %s" % (args.file, str(e).split(": ", 1)[1]), file=sys.stderr)
+            print("%s: INVALID: %s" % (_shown(args.file), _shown(str(e).split(": ", 1)[-1])),
+                  file=sys.stderr)
         return 1
     if args.ranked:
         return _verify_ranked(args, ld, verdict(ld))
     if args.json:
         print(json.dumps(verdict(ld)))
     else:
-        print("%s: OK: %s" % (args.file, summary(ld)))
+        print("%s: OK: %s" % (_shown(args.file), _shown(summary(ld))))
         if ld.torn:
-            print("%s: note: %s" % (args.file, ld.torn))
+            print("%s: note: %s" % (_shown(args.file), _shown(ld.torn)))
     return 0
 
 
@@ -72,11 +79,11 @@ def _verify_ranked(args, ld, out):
         won = ("won %d point(s), the bot had %d pips left" % (res.points, res.opponent_pips)
                if res.points else "lost")
         who = " by %s (%s)" % (res.name, res.country) if res.name else ""
-        print("%s: OK: ranked game against the level-%d bot, %s%s%s"
-              % (args.file, res.level, won, who,
-                 ", ticket %s" % res.ticket if res.ticket else ", no ticket"))
+        print(_shown("%s: OK: ranked game against the level-%d bot, %s%s%s"
+                     % (args.file, res.level, won, who,
+                        ", ticket %s" % res.ticket if res.ticket else ", no ticket")))
     else:
-        print("%s: INVALID: %s" % (args.file, res.error), file=sys.stderr)
+        print("%s: INVALID: %s" % (_shown(args.file), _shown(res.error)), file=sys.stderr)
     return 0 if res.ok else 1
 
 
@@ -90,10 +97,11 @@ def _export(args):
         ld = load(_archived(args.file), jacoby=args.jacoby)
         text = EXPORTERS[args.format](ld)
     except (FileError, ExportRefused) as e:
-        print("bgboard export: %s" % e, file=sys.stderr)
+        print("bgboard export: %s" % _shown(e), file=sys.stderr)
         return 1
     if ld.torn:
-        print("bgboard export: note: %s: %s" % (args.file, ld.torn), file=sys.stderr)
+        print("bgboard export: note: %s: %s" % (_shown(args.file), _shown(ld.torn)),
+              file=sys.stderr)
     to_file = args.output and args.output != "-"
     if to_file:
         if os.path.isdir(args.output):
@@ -115,7 +123,8 @@ def _export(args):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
     print("bgboard export: wrote %s (.%s): %s" % (args.output if to_file else "standard output",
-                                                   args.format, summary(ld)), file=sys.stderr)
+                                                   args.format, _shown(summary(ld))),
+          file=sys.stderr)
     setting = gnubg_setting(ld) if args.format == "mat" else None
     if setting:
         print("bgboard export: in GNU Backgammon, `%s` before `import mat` (a .mat cannot say "
@@ -187,16 +196,17 @@ def _hw(args):
 def _board_command(run, *args, **kw):
     """Run a board command; a problem with the port or the board is one clear line, exit 1."""
     from bgboard.link import LinkError
+    from bgboard.names import BadName
     try:
         return run(*args, **kw)
-    except LinkError as e:
-        print("bgboard: %s" % e, file=sys.stderr)
+    except (LinkError, BadName) as e:
+        print("bgboard: %s" % _shown(e), file=sys.stderr)
         return 1
 
 
 def _devices(args):
     from bgboard.devices import run
-    return run(ports=args.port)
+    return _board_command(run, ports=args.port)
 
 
 def _flash(args):
@@ -469,6 +479,12 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`bgboard logs list | head`): no traceback, and none at exit
+        # when Python flushes stdout
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from bgboard.link import Board, LinkError, NoBoard
+from bgboard.safetext import for_terminal
 
 RASPBERRY_PI_VID = 0x2E8A
 
@@ -113,13 +114,24 @@ def run(ports=None, timeout=4.0, out=None):
         print("no board found (a Pico shows as USB 2E8A:xxxx; a virtual board: bgboard vboard)",
               file=out)
         return 1
+    found = [(port, what) + probe(port, timeout) for port, what in listed]
+    if ports and not any(info for _, _, info, _ in found):
+        # only the ports given, and none answered: one line each, no table
+        for port, _, _, note in found:
+            print("bgboard devices: %s" % for_terminal(note, 300), file=sys.stderr)
+        return 1
     print("%-28s %-10s %-18s %-10s %s" % ("port", "firmware", "board id", "profile", "what"),
           file=out)
-    for port, what in listed:
-        info, note = probe(port, timeout)
+    failed = 0
+    for port, what, info, note in found:
+        port = for_terminal(port, 100)
         if info:
-            print("%-28s %-10s %-18s %-10s %s" % (port, info.get("fw", "?"), info.get("board", "?"),
-                                                  info.get("profile", "?"), what), file=out)
+            print("%-28s %-10s %-18s %-10s %s" % (
+                port, for_terminal(info.get("fw", "?"), 40),
+                for_terminal(info.get("board", "?"), 40),
+                for_terminal(info.get("profile", "?"), 40), what), file=out)
         else:
-            print("%-28s %-10s %-18s %-10s %s: %s" % (port, "-", "-", "-", what, note), file=out)
-    return 0
+            failed += 1
+            print("%-28s %-10s %-18s %-10s %s: %s" % (port, "-", "-", "-", what,
+                                                      for_terminal(note, 300)), file=out)
+    return 1 if ports and failed else 0

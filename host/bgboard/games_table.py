@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from bgboard.archive import archive_root
+from bgboard.safetext import for_terminal
 
 
 def _row(path, standing=None):
@@ -30,8 +31,9 @@ def _row(path, standing=None):
         result += ", last line torn"
     if standing:                # a ranked game: its place on the level's board (bgboard.ranked)
         mode, result = "ranked", "%s; %s" % (result, standing)
-    return (date, "%s - %s" % (r.players[0], r.players[1]), mode, result,
-            "%d-%d" % (m.score[0], m.score[1])), None
+    row = (date, "%s - %s" % (r.players[0], r.players[1]), mode, result,
+           "%d-%d" % (m.score[0], m.score[1]))
+    return tuple(for_terminal(c, 160) for c in row), None   # names from the record, shown safe
 
 
 def run_games(folder=None, out=None):
@@ -51,7 +53,7 @@ def run_games(folder=None, out=None):
     for p in files:
         row, err = _row(p, standing(p, boards, ranked))
         if row:
-            rows.append(row + (str(p.relative_to(folder)),))
+            rows.append(row + (for_terminal(str(p.relative_to(folder))),))
         else:
             bad.append(err)
     head = ("date", "players", "mode", "result", "points", "file")
@@ -61,5 +63,5 @@ def run_games(folder=None, out=None):
     for r in sorted(rows, key=lambda r: (r[0], r[5])):
         print(fmt % r, file=out)
     for e in bad:
-        print("not a valid record: %s" % e, file=sys.stderr)
+        print("not a valid record: %s" % for_terminal(e, 300), file=sys.stderr)
     return 0 if not bad else 1

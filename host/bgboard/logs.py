@@ -10,16 +10,34 @@ import sys
 import time
 from pathlib import Path
 
-from bgboard import archive
+from bgboard import archive, names
 from bgboard.devices import find_port
 from bgboard.link import Board, Disconnected, Garbled, LinkError
 from bgboard.progress import Progress
+from bgboard.protocol import RECORD_MAX, Flooded
+from bgboard.safetext import for_terminal
 
 RECONNECT_SECONDS = 30
+RECONNECTS_MAX = 3        # reconnects while fetching one record
+GARBLED_MAX = 50          # damaged lines while fetching one record
+TRANSFER_SECONDS = 60     # a record's whole transfer: this long, and one second more per KB
+TRANSFER_MIN_RATE = 1024  # (a Pico over USB sends tens of KB a second)
 
 
 def _say(text):
     print(text, file=sys.stderr)
+
+
+def refusal(name, size):
+    """Why the record NAME of SIZE bytes is not taken from a board (None when it is fine)."""
+    try:
+        names.record_name(name)
+    except names.BadName as e:
+        return str(e)
+    if size > RECORD_MAX:
+        return "record %s declares %d bytes, more than a board's flash holds (%d)" % (
+            name, size, RECORD_MAX)
+    return None
 
 
 def run_list(port=None):
@@ -27,18 +45,30 @@ def run_list(port=None):
     with Board(port) as b:
         info = b.hello()
         logs = b.logs()
-    folder = archive.board_dir(info.get("board", "unknown"))
-    print("board %s (fw %s) on %s: %d record(s)" % (info.get("board"), info.get("fw"), port,
-                                                     len(logs)))
+    try:
+        folder = archive.board_dir(info.get("board", ""))
+        bad_id = None
+    except names.BadName as e:
+        folder, bad_id = None, str(e)
+    print("board %s (fw %s) on %s: %d record(s)" % (
+        for_terminal(info.get("board"), 40), for_terminal(info.get("fw"), 40), port, len(logs)))
+    refused = 0
     for name, (size, digest, is_open) in sorted(logs.items()):
-        if is_open:
+        why = refusal(name, size)
+        if why:
+            status = "refused: " + why
+            refused += 1
+        elif is_open:
             status = "being written"
-        elif archive.place_for(folder, name, digest)[1]:
+        elif folder is not None and archive.place_for(folder, name, digest)[1]:
             status = "archived"
         else:
             status = "not pulled"
-        print("  %-14s %8d  %s  %s" % (name, size, digest[:16], status))
-    return 0
+        print("  %-14s %8d  %s  %s" % (for_terminal(name, 60), size, for_terminal(digest[:16]),
+                                       status))
+    if bad_id:
+        _say("bgboard logs list: %s: this board's records cannot be archived" % bad_id)
+    return 1 if bad_id else 0
 
 
 class Puller:
@@ -57,6 +87,7 @@ class Puller:
         self.pulled = []          # (name, local path) verified in this run
         self.kept = []            # already in the folder (verified by sha256)
         self.deleted = []
+        self.refused = []         # why a record was not taken (its name, its size)
 
     def connect(self, patient=False):
         """Open the port and handshake; with `patient`, keep trying for RECONNECT_SECONDS (the
@@ -82,22 +113,38 @@ class Puller:
     def folder(self):
         if self.out:
             return Path(self.out)
-        return archive.board_dir(self.info.get("board", "unknown"))
+        return archive.board_dir(self.info.get("board", ""))
 
     def fetch(self, name, size, digest, dest, bar):
         """Bring NAME into DEST (verified). Returns True once the file is in place."""
-        part = dest.with_name(dest.name + ".part")
-        garbled = 0
+        part = dest.parent / (dest.name + ".part")     # as named, not resolved: a link is seen
+        names.inside(dest.parent, part.name)
+        garbled = reconnects = 0
+        give_up = time.monotonic() + TRANSFER_SECONDS + size / TRANSFER_MIN_RATE
+
+        def in_time():
+            if time.monotonic() > give_up:
+                raise Flooded("%s: the transfer of %d bytes takes longer than %d s; what arrived "
+                              "is kept in %s" % (name, size, give_up - started, part))
+        started = time.monotonic()
+        resumed_at = None         # where the last reconnect resumed
         for attempt in range(2):
-            have = part.stat().st_size if part.exists() else 0
-            if have > size:
-                part.unlink()
-                have = 0
+            have = 0
+            if os.path.lexists(part):
+                # resumed only when it is a plain file of at most the record's size
+                if part.is_symlink() or not part.is_file():
+                    raise LinkError("%s is not a plain file (a link or a folder): not resumed "
+                                    "from; move it away and pull again" % part)
+                have = part.stat().st_size
+                if have > size:
+                    part.unlink()
+                    have = 0
             while have < size:
                 t0 = time.monotonic()
                 try:
                     with open(part, "ab") as f:
                         def sink(chunk, f=f):
+                            in_time()
                             f.write(chunk)
                             f.flush()
                             bar.add(len(chunk))
@@ -108,14 +155,23 @@ class Puller:
                     self.bytes += got - have
                     self.seconds += time.monotonic() - t0
                     garbled += 1
-                    if garbled > 50:
+                    if garbled > GARBLED_MAX:
                         raise LinkError("%s: the line keeps arriving damaged (%s)" % (name, e))
                     have = got
+                    in_time()
                     continue
                 except Disconnected as e:
                     got = part.stat().st_size
                     self.bytes += got - have
                     self.seconds += time.monotonic() - t0
+                    reconnects += 1
+                    if reconnects > RECONNECTS_MAX or got == resumed_at:
+                        raise LinkError("%s: given up at byte %d of %d after %d reconnect(s)%s "
+                                        "(%s); what arrived is kept in %s" % (
+                                            name, got, size, reconnects - 1,
+                                            ", the last one bringing no new byte"
+                                            if got == resumed_at else "", e, part))
+                    resumed_at = got
                     _say("\n%s: connection lost at byte %d of %d (%s); reconnecting ..."
                          % (name, got, size, e))
                     self.connect(patient=True)
@@ -146,6 +202,10 @@ class Puller:
         todo, busy = [], []
         for name, (size, digest, is_open) in sorted(logs.items()):
             if self.only is not None and name not in self.only:
+                continue
+            why = refusal(name, size)
+            if why:
+                self.refused.append(why)
                 continue
             if is_open:
                 busy.append(name)
@@ -192,8 +252,13 @@ def run_pull(port=None, out=None, delete=False):
         _say("bgboard logs pull: %s; what arrived is kept: run the same command again to go on"
              % e)
         return 1
+    except names.BadName as e:
+        _say("bgboard logs pull: %s" % e)
+        return 1
     print("%d record(s) pulled (%d bytes received), %d already there, %d deleted from the "
           "board; in %s" % (len(p.pulled), p.bytes, len(p.kept), len(p.deleted), folder))
     for name, dest, _ in p.pulled:
         print("  %s -> %s" % (name, dest))
-    return 0
+    for why in p.refused:
+        _say("bgboard logs pull: refused: %s" % why)
+    return 1 if p.refused else 0

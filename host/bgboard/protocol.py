@@ -11,10 +11,20 @@ MicroPython's prompt is restarted with Ctrl-D."""
 import binascii
 import time
 
+from bgboard.safetext import for_terminal
+
 CHUNK_MAX = 96           # file bytes in one D line at most
 DATA_TIMEOUT = 3.0       # seconds of silence in the middle of a GET that mean the board is gone
 ANSWER_TIMEOUT = 10.0    # seconds to wait for the answer to a request
 STRAY_KEPT = 20          # lines that answered no request, kept for a message
+# bounds on what a board can send (docs/protocol.md, "Bounds and names")
+LINE_MAX = 8192          # bytes in one line with its end
+EVENTS_KEPT = 64         # `!` lines kept while waiting (the oldest are dropped)
+EVENTS_IN_A_ROW = 1000   # `!` lines in a row while one answer is awaited: more is a fault
+RECORD_MAX = 1441792     # bytes in a record: a Pico's whole filesystem (352 blocks of 4 KB)
+LOGS_MAX = 352           # records a board lists at most (a 4 KB block each at least)
+DRAIN_MAX_BYTES = 65536  # what drain() drops at most before the board counts as flooding
+DRAIN_MAX_SECONDS = 2.0
 
 
 class LinkError(Exception):
@@ -35,6 +45,11 @@ class Disconnected(LinkError):
 
 class Garbled(LinkError):
     """A line arrived damaged (bytes lost on the way); the request can be made again."""
+
+
+class Flooded(LinkError):
+    """The board passed a bound (docs/protocol.md): a line too long, too many `!` lines, a
+    record too large, no end to its sending. Not worth asking again."""
 
 
 def parse_fields(words):
@@ -69,7 +84,7 @@ class Client:
         self.name = name or getattr(transport, "name", "the link")
         self.buf = b""
         self.seen = b""           # the last bytes received, raw (MicroPython's prompt has no end)
-        self.events = []
+        self.events = []          # the last EVENTS_KEPT `!` lines
         self.stray = []
         self.hello_line = None
         self.info = {}
@@ -109,13 +124,26 @@ class Client:
         if data:
             self.buf += data
             self.seen = (self.seen + data)[-400:]
+            if len(self.buf) - (self.buf.rfind(b"\n") + 1) > LINE_MAX:
+                self._too_long()
         return data
+
+    def _too_long(self):
+        self.buf = b""
+        raise Flooded("the board on %s sent a line longer than %d bytes" % (self.name, LINE_MAX))
+
+    def _keep_event(self, line):
+        self.events.append(line)
+        if len(self.events) > EVENTS_KEPT:
+            del self.events[:-EVENTS_KEPT]
 
     def has_line(self):
         return b"\n" in self.buf
 
     def _take_line(self):
         line, self.buf = self.buf.split(b"\n", 1)
+        if len(line) >= LINE_MAX:
+            self._too_long()
         return line.rstrip(b"\r").decode("ascii", "replace")
 
     def next_line(self, timeout):
@@ -146,13 +174,22 @@ class Client:
         return out
 
     def body_line(self, timeout=ANSWER_TIMEOUT):
-        """The next line of a multi-line answer: `!` lines are kept aside, blank ones skipped."""
+        """The next line of a multi-line answer within TIMEOUT: `!` lines are kept aside (a
+        window of EVENTS_KEPT; they do not extend the wait, and more than EVENTS_IN_A_ROW of
+        them in a row is a fault), blank ones skipped."""
+        deadline = time.monotonic() + timeout
+        bangs = 0
         while True:
-            line = self.readline(timeout)
-            if line.startswith("!"):
-                self.events.append(line)
-            elif line:
+            line = self.readline(max(0.0, deadline - time.monotonic()))
+            if line and not line.startswith("!"):
                 return line
+            if line:
+                self._keep_event(line)
+                bangs += 1
+            if bangs > EVENTS_IN_A_ROW or time.monotonic() > deadline:
+                raise Flooded("the board on %s sent %d '!' or blank lines in a row (in %.1f s) "
+                              "instead of an answer" % (self.name, bangs,
+                                                        time.monotonic() - deadline + timeout))
 
     def answer(self, word, timeout=ANSWER_TIMEOUT):
         """The answer to the request WORD: `!` lines are kept in `events`, lines that cannot
@@ -163,6 +200,9 @@ class Client:
             if answers(word, line):
                 return line
             self.stray = (self.stray + [line])[-STRAY_KEPT:]
+            if time.monotonic() > deadline:     # other lines keep coming, never the answer
+                raise Flooded("the board on %s sent other lines for %d s but no answer to %s"
+                              % (self.name, timeout, word))
 
     def request(self, line, timeout=ANSWER_TIMEOUT):
         """Send LINE and return its answer."""
@@ -170,13 +210,20 @@ class Client:
         return self.answer(line.split(" ", 1)[0].upper(), timeout)
 
     def drain(self, quiet=0.3):
-        """Read and drop whatever the board is still sending, until it is quiet for QUIET s."""
+        """Read and drop whatever the board is still sending, until it is quiet for QUIET s;
+        a board still sending after DRAIN_MAX_BYTES or DRAIN_MAX_SECONDS is a fault."""
         self.buf = b""
-        last = time.monotonic()
+        start = last = time.monotonic()
+        dropped = 0
         while time.monotonic() - last < quiet:
-            if self._fill(quiet):
+            data = self._fill(quiet)
+            self.buf = b""
+            if data:
+                dropped += len(data)
                 last = time.monotonic()
-        self.buf = b""
+                if dropped > DRAIN_MAX_BYTES or last - start > DRAIN_MAX_SECONDS:
+                    raise Flooded("the board on %s does not stop sending (%d bytes in %.1f s "
+                                  "after a damaged line)" % (self.name, dropped, last - start))
 
     # -- session
     def hello(self, timeout=15.0):
@@ -205,7 +252,9 @@ class Client:
                     self.info = parse_fields(line.split()[2:])
                     return self.info
                 if line.startswith("!"):
-                    self.events.append(line)
+                    self._keep_event(line)
+                if time.monotonic() > end:      # lines keep coming, none of them HELLO's
+                    break
         seen = self.seen
         if restarted or b">>>" in seen or b"MicroPython" in seen or b"Traceback" in seen:
             raise LinkError("the board on %s runs MicroPython but not the bgboard firmware "
@@ -230,6 +279,9 @@ class Client:
         w = head.split()
         if len(w) != 2 or w[0] != "LOGS" or not w[1].isdigit():
             raise Garbled("unexpected answer to LOGS: %r" % head[:80])
+        if int(w[1]) > LOGS_MAX:
+            raise Flooded("the board on %s lists %s records, more than its flash can hold (%d)"
+                          % (self.name, w[1][:20], LOGS_MAX))
         out = {}
         for _ in range(int(w[1])):
             line = self.body_line()
@@ -247,11 +299,14 @@ class Client:
         head = self.request("GET %s %d" % (name, offset))
         w = head.split()
         if w[:1] == ["ERR"]:
-            raise LinkError("the board refused GET %s: %s" % (name, head))
+            raise LinkError("the board refused GET %s: %s" % (name, for_terminal(head, 200)))
         if len(w) != 4 or w[1] != name or not w[2].isdigit():
             self.drain()
             raise Garbled("unexpected answer to GET %s: %r" % (name, head[:80]))
         size, digest = int(w[2]), w[3]
+        if size > RECORD_MAX:
+            raise Flooded("%s: the board declares %d bytes, more than a board's flash holds "
+                          "(%d)" % (name, size, RECORD_MAX))
         at = offset           # where the pending chunk starts
         pending = None
         while True:
@@ -269,7 +324,7 @@ class Client:
                     chunk = binascii.a2b_base64(p[2])
                 except (binascii.Error, ValueError):
                     chunk = None
-            if chunk is None or not chunk or len(chunk) > CHUNK_MAX:
+            if chunk is None or not chunk or len(chunk) > CHUNK_MAX or end + len(chunk) > size:
                 if p[0] != "END":
                     self.drain()
                 raise Garbled("GET %s: a damaged line near byte %d" % (name, at))
@@ -281,4 +336,4 @@ class Client:
     def delete(self, name):
         ans = self.request("DEL %s" % name)
         if ans != "OK DEL %s" % name:
-            raise LinkError("the board did not delete %s: %s" % (name, ans))
+            raise LinkError("the board did not delete %s: %s" % (name, for_terminal(ans, 200)))

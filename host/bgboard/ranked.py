@@ -374,6 +374,8 @@ def run_board(folder=None, level=None, out=None):
         rows = [(str(i + 1), e.name, country_label(e.country), str(e.points),
                  str(e.opponent_pips), e.date, str(Path(e.path).relative_to(folder)))
                 for i, e in enumerate(entries[:10])]
+        from bgboard.safetext import for_terminal      # names from records, shown safe
+        rows = [tuple(for_terminal(c, 80) for c in r) for r in rows]
         widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
         fmt = "  ".join("%%-%ds" % w for w in widths)
         for r in [head] + rows:

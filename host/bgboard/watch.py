@@ -11,8 +11,10 @@ import termios
 import time
 import tty
 
+from bgboard import names
 from bgboard.devices import find_port
 from bgboard.link import Board, LinkError
+from bgboard.safetext import for_terminal
 from bgboard.screen import Screen, load_profile
 
 EVENT_LINES = 8
@@ -24,15 +26,17 @@ def run(port=None, once=False, seconds=None, out=None, demo=0):
     b = Board(port)
     try:
         info = b.hello()
-        try:
-            prof = load_profile(info.get("profile", "reference"))
-        except (OSError, ValueError):
-            prof = load_profile("reference")
-        screen = Screen(prof, out)
         events = []
-        screen.legend = ["events:"]
+        try:        # only a profile the project ships, by name (never a path from the board)
+            screen = Screen(load_profile(names.profile_name(info.get("profile", "reference"))),
+                            out)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            screen = Screen(load_profile("reference"), out)
+            events.append("drawn as the reference board: %s" % for_terminal(e, 200))
+        screen.legend = ["events:"] + ["  " + e for e in events]
         screen.status = "%s  fw %s  board %s  (Ctrl-C or q: stop watching)" % (
-            port, info.get("fw"), info.get("board"))
+            for_terminal(port, 80), for_terminal(info.get("fw"), 40),
+            for_terminal(info.get("board"), 40))
         if b.request("WATCH on") != "OK WATCH on":
             raise LinkError("the board did not turn WATCH on")
         if demo:
@@ -53,7 +57,11 @@ def run(port=None, once=False, seconds=None, out=None, demo=0):
             while True:
                 dirty = False
                 for line in pending:
-                    shown = screen.show(line)
+                    line = for_terminal(line, 2000)    # nothing a board sends drives the terminal
+                    try:
+                        shown = screen.show(line)
+                    except ValueError:                 # a damaged !LED frame: not drawn
+                        shown = "bad"
                     if shown == "led":
                         frames += 1
                     elif not shown and line.startswith(("!EV ", "!NO ", "!DEMO", "!ERROR")):
