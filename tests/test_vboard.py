@@ -487,7 +487,7 @@ def test_kinds_of_virtual_board_are_chosen_by_name(tmp_path):
     from bgboard import vboard
     from bgboard.link import LinkError
     assert vboard.runner("unix") is vboard.run
-    with pytest.raises(ValueError, match="no virtual board 'z80' \\(unix"):
+    with pytest.raises(ValueError, match=r"no virtual board 'z80' \(.*unix"):
         vboard.runner("z80")
     r = subprocess.run([BGBOARD, "vboard", "--link", str(tmp_path / "l"), "--chip", "z80"],
                        capture_output=True, text=True, timeout=60)
