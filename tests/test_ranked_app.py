@@ -1,5 +1,5 @@
-"""Ranked games in the board's application on MicroPython's unix port (compiled to .mpy, 192k
-heap), driven by tests/mp/app_drive.py: what a ranked game costs in heap and time against the
+"""Ranked games in the board's application on MicroPython's unix port (compiled to .mpy, run in
+the virtual board's heap, the live peak held under 192 KB), driven by tests/mp/app_drive.py: what a ranked game costs in heap and time against the
 same game unranked (figures printed), and the name entry by the four-button scheme."""
 
 import json
@@ -9,6 +9,7 @@ import time
 from conftest import ROOT, run_micropython
 
 from bgboard.ranked import verify_ranked
+from bgboard.vboard import DEFAULT_HEAP
 
 DRIVE = ROOT / "tests" / "mp" / "app_drive.py"
 PROFILE = ROOT / "hardware" / "profiles" / "reference.json"
@@ -20,7 +21,7 @@ NAME = ("KEY P1", "KEY P14", "KEY P14", "TICK 1", "KEY OK", "KEY P14", "KEY OFF"
 def drive(data_dir, *script, seed=7, lib=None):
     t0 = time.perf_counter()
     r = run_micropython(DRIVE, str(data_dir), str(PROFILE), "SEED %d" % seed, *script,
-                        heap="192k", lib=lib, timeout=180)
+                        heap=DEFAULT_HEAP, lib=lib, timeout=180)
     assert r.returncode == 0, r.stderr + r.stdout
     return r.stdout, time.perf_counter() - t0
 
@@ -59,7 +60,7 @@ def test_four_buttons_type_a_name():
 
 def test_what_a_ranked_game_costs_in_heap_and_time(tmp_path, mpy_lib):
     """The same person (the best play each turn) against the level-1 bot, ranked and not, for
-    three seeds: both fit the 192k heap; the figures are printed (a benchmark, not a limit)."""
+    three seeds: both keep their live peak under 192 KB; the figures are printed (a benchmark, not a limit)."""
     rows = []
     for seed in (1, 2, 3):
         plain, rk = tmp_path / ("p%d" % seed), tmp_path / ("r%d" % seed)

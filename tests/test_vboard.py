@@ -1,6 +1,7 @@
 """The virtual board (`bgboard vboard`) with the firmware on it, driven as a laptop drives a Pico:
 pyserial over the pty, mpremote, kill -9 of the MicroPython process as a power cut. The heap is
-192k throughout, the littlefs image is real and is read back with littlefs-python."""
+the virtual board's own (vboard.DEFAULT_HEAP) throughout; the littlefs image is real and is read
+back with littlefs-python."""
 
 import hashlib
 import os
@@ -40,7 +41,7 @@ class VBoard:
         self.pid_file = tmp / "mp.pid"
         self.log = open(tmp / "vboard.log", "w")
         self.proc = subprocess.Popen([BGBOARD, "vboard", "--link", str(self.link), "--flash",
-                                      str(image), "--heap", "192k", "--pid-file",
+                                      str(image), "--pid-file",
                                       str(self.pid_file)], stdout=self.log, stderr=self.log)
         t0 = time.monotonic()
         while not (self.link.exists() and self.pid_file.exists()):

@@ -262,6 +262,7 @@ def _archived(path):
 
 def build_parser():
     from bgcore import __version__
+    from bgboard.vboard import DEFAULT_HEAP
     p = argparse.ArgumentParser(prog="bgboard", description="The LED backgammon board's host tool.")
     p.add_argument("--version", action="version", version="bgboard %s" % __version__,
                    help="print the version and stop")
@@ -331,8 +332,8 @@ def build_parser():
                     help="path of the serial port to create (a symlink)")
     vb.add_argument("--flash", metavar="IMAGE",
                     help="littlefs flash image (default: LINK.img; new = blank board)")
-    vb.add_argument("--heap", default="192k", metavar="SIZE",
-                    help="MicroPython heap size (default 192k)")
+    vb.add_argument("--heap", default=DEFAULT_HEAP, metavar="SIZE",
+                    help="MicroPython heap size (default %s)" % DEFAULT_HEAP)
     vb.add_argument("--install", metavar="PROFILE", help="first put the firmware and this "
                     "board profile (hardware/profiles/NAME.json or a path) on the image")
     vb.add_argument("--pid-file", metavar="FILE",
@@ -351,8 +352,8 @@ def build_parser():
                     help="flash image (default: ~/.local/share/bgboard/sim.img)")
     sm.add_argument("--profile", default="reference", metavar="PROFILE",
                     help="board profile (default: reference)")
-    sm.add_argument("--heap", default="192k", metavar="SIZE",
-                    help="MicroPython heap size (default 192k)")
+    sm.add_argument("--heap", default=DEFAULT_HEAP, metavar="SIZE",
+                    help="MicroPython heap size (default %s)" % DEFAULT_HEAP)
     sm.add_argument("--new", action="store_true", help="start from a blank flash (forget games)")
     sm.set_defaults(func=_sim)
 

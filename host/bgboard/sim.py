@@ -41,7 +41,7 @@ def default_flash():
     return paths.data_dir() / "sim.img"
 
 
-def run(flash=None, profile="reference", heap="192k", fresh=False, stdin=None, stdout=None):
+def run(flash=None, profile="reference", heap=vboard.DEFAULT_HEAP, fresh=False, stdin=None, stdout=None):
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
     flash = Path(flash) if flash else default_flash()

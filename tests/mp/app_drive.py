@@ -141,9 +141,9 @@ for cmd in sys.argv[3:]:
                 k += 7
                 play = plays[k % len(plays)]
                 if "best" in w and len(plays) > 1:    # GAME best: the level-6 bot's choice
-                    eq = app.bot(6).equities(m.pos, plays)
-                    play = plays[eq.index(max(eq))]
-                    eq = None
+                    # the best play's index, scanned without a list of every equity (a list
+                    # of hundreds grown in this heap would be the driver's cost, not the app's)
+                    play = plays[app.bot(6)._scan(m.pos, plays, 0)]
                 plays = None
                 for i in range(think):
                     app.tick()
