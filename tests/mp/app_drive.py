@@ -11,6 +11,9 @@
 # (the box doubles, everyone drops), "teamwin" (the captain doubles, the box drops); prints CH
 # with the line and scores after it), "MEM" (heap in use and free). Prints the final STATE and PEAK, the most heap in use after a
 # collection at any step, and TUTORTIME: how long the completing step of each play took (ms).
+# "FOUR": from then on GAME and its plays press keys as a person on a four-button board does, by
+# protocol lines only (KEY LEFT/RIGHT to walk the cursor, KEY SELECT, KEY SELECT long for OK,
+# KEY BACK for UNDO); FOURKEYS at the end counts the lines sent.
 import sys
 import gc
 import time
@@ -82,6 +85,40 @@ app.fast = True
 peak = 0
 think = 0
 done_ms = []      # the time each play's completing step took (the tutor's evaluation included)
+four = [0]        # FOUR: keys go over the link by the four buttons; [1] counts the lines
+
+
+def link_key(line):
+    """One KEY line over the link; the reason when refused, else None."""
+    four[0] += 1
+    app.link.request(line)
+    out = b"".join(hal.out).decode()
+    hal.out = []
+    for ln in out.splitlines():
+        if ln.startswith("NO KEY "):
+            return ln
+        if ln.startswith("OK KEY "):
+            return None
+    return "no answer to " + line + ": " + out
+
+
+def press(key):
+    """A logical key: pressed directly, or with FOUR as the four buttons give it."""
+    if not four[0]:
+        return app.press(key)
+    if key == "OK":
+        return link_key("KEY SELECT long")
+    if key == "UNDO":
+        return link_key("KEY BACK")
+    from bgapp.input import ring, _RING
+    target = [ring(i) for i in range(_RING)].index(key)
+    inp = app.input
+    while inp.cursor != target:
+        right = (target - inp.cursor) % _RING <= _RING // 2
+        why = link_key("KEY RIGHT" if right else "KEY LEFT")
+        if why:
+            return why
+    return link_key("KEY SELECT")
 
 
 def key_play(play, p):
@@ -93,7 +130,7 @@ def key_play(play, p):
             n = q if p == 0 else 25 - q
             last = i == len(moves) - 1 and q == moves[i][1]
             t0 = time.ticks_us()
-            why = app.press("BAR" if q == 25 else "OFF" if q == 0 else "P%d" % n)
+            why = press("BAR" if q == 25 else "OFF" if q == 0 else "P%d" % n)
             if last:
                 done_ms.append(time.ticks_diff(time.ticks_us(), t0) / 1000)
             if why:
@@ -128,12 +165,12 @@ for cmd in sys.argv[3:]:
             p = g.actor()
             if m.phase == "turn" and "double" in w and m.cube_available(p) and not doubled:
                 doubled = True
-                app.press("DOUBLE")
+                press("DOUBLE")
             elif m.phase in ("opening", "turn"):
                 doubled = False
-                app.press("OK")
+                press("OK")
             elif m.phase == "doubled":
-                app.press("OK")
+                press("OK")
             elif m.phase == "move":
                 plays = app.move.plays
                 if not plays:
@@ -148,7 +185,7 @@ for cmd in sys.argv[3:]:
                 for i in range(think):
                     app.tick()
                 refused += key_play(play, p)
-                why = app.press("OK")
+                why = press("OK")
                 if why:
                     print("REFUSED OK", why, play, m.pos.id(), m.dice, g.rep.steps)
                     refused += 1
@@ -156,6 +193,8 @@ for cmd in sys.argv[3:]:
             gc.collect()
             peak = max(peak, gc.mem_alloc())
         print("GAME", app.game.m.result, "refused", refused)
+    elif w[0] == "FOUR":
+        four[0] = 1
     elif w[0] == "STATE":
         print("STATE", app.state_text())
     elif w[0] == "NOTE":
@@ -178,6 +217,8 @@ for cmd in sys.argv[3:]:
         hal.out = []
 print("STATE", app.state_text())
 print("PEAK", peak)
+if four[0]:
+    print("FOURKEYS", four[0] - 1)
 if done_ms:
     done_ms.sort()
     print("TUTORTIME %d %.2f %.2f" % (len(done_ms), done_ms[len(done_ms) // 2], done_ms[-1]))
