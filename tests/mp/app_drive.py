@@ -156,7 +156,15 @@ for cmd in sys.argv[3:]:
         refused = 0
         people = (0, 1) if "both" in w else (0,)
         doubled = False
+        forced = 0        # rolls with one legal play seen (made by the board, or keyed: below)
+        seen = None
         while app.game.m.phase not in ("game_over", "match_over"):
+            mv = app.move
+            if app.play is mv and mv.plays and len(mv.plays) == 1 and mv.plays[0].moves \
+                    and seen is not mv.plays:
+                seen = mv.plays
+                forced += 1
+            mv = None
             app.tick()
             g = app.game
             if app.pending or app.anim.hops or g.actor() not in people + (None,):
@@ -175,6 +183,9 @@ for cmd in sys.argv[3:]:
                 plays = app.move.plays
                 if not plays:
                     continue
+                if len(plays) == 1 and plays[0].moves:
+                    # a forced play the board did not make by itself: keyed in
+                    print("KEYED FORCED", m.pos.id(), m.dice)
                 k += 7
                 play = plays[k % len(plays)]
                 if "best" in w and len(plays) > 1:    # GAME best: the level-6 bot's choice
@@ -192,7 +203,8 @@ for cmd in sys.argv[3:]:
                     break
             gc.collect()
             peak = max(peak, gc.mem_alloc())
-        print("GAME", app.game.m.result, "refused", refused)
+        seen = None
+        print("GAME", app.game.m.result, "forced", forced, "refused", refused)
     elif w[0] == "FOUR":
         four[0] = 1
     elif w[0] == "STATE":

@@ -60,8 +60,8 @@ class MoveView(View):
         elif not self.plays:
             app.message = "no legal play"
             app.later(_PASS_MS, self._pass)
-        elif self.complete and len(self.plays) == 1 and not app.game.rep.steps \
-                and app.journal.settings["forced"]:
+        elif len(self.plays) == 1 and not app.game.rep.steps and app.journal.settings["forced"]:
+            # the one legal play: made before any step is keyed (complete only comes with steps)
             app.later(_THINK_MS, self._forced)
 
     def _pass(self):
