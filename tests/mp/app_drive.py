@@ -186,6 +186,16 @@ for cmd in sys.argv[3:]:
                 if len(plays) == 1 and plays[0].moves:
                     # a forced play the board did not make by itself: keyed in
                     print("KEYED FORCED", m.pos.id(), m.dice)
+                if "bar" in w and not g.rep.steps:
+                    # GAME bar: with a checker of the mover's on the bar, press a point of its
+                    # own first and print what the board says
+                    raw = g.board()
+                    if raw[25]:
+                        for q in range(1, 25):
+                            if raw[q]:
+                                print("BARPRESS", app.press("P%d" % (q if p == 0 else 25 - q)))
+                                break
+                    raw = None
                 k += 7
                 play = plays[k % len(plays)]
                 if "best" in w and len(plays) > 1:    # GAME best: the level-6 bot's choice

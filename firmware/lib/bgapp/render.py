@@ -181,7 +181,8 @@ def status(app):
         if g.ch:
             return g.result or "game over: OK"
         w, pts, how = m.result
-        return "%s wins %d (%s)" % (g.names[w], pts, how)
+        name = g.names[w]
+        return "%s %s %d (%s)" % (name, "win" if name == "you" else "wins", pts, how)
     w = g.rep.warning
     if w:
         return "TUTOR: the %s loses %d.%03d" % (w[1], w[2] // 1000, w[2] % 1000)

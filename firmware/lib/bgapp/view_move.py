@@ -119,11 +119,13 @@ class MoveView(View):
             return None
         pt = moves.point(key, p)
         if pt < 0:
+            if key == "DOUBLE":
+                return "the dice are rolled: double before you roll"
             return "not a point"
         opts = self.opts
         if self.sel < 0 or (pt != self.sel and pt in opts and pt not in opts[self.sel]):
             if pt not in opts:
-                return "no checker to move from %s" % moves.where(key)
+                return self._no_source(key, pt)
             self.sel = pt
             return None
         if pt == self.sel:
@@ -142,6 +144,19 @@ class MoveView(View):
         if self.complete and app.journal.settings["confirm"]:
             self._confirm(self.complete, False)
         return None
+
+    def _no_source(self, key, pt):
+        """Why the checkers at pt (the mover's numbering) cannot be picked up."""
+        if self.complete and not self.opts:
+            return "the play is complete: OK confirms, UNDO takes back"
+        raw = self.app.game.board()
+        if 0 < pt < 25 and raw[pt]:
+            if raw[25]:
+                return "enter from the bar first"
+            return "the checkers on %s cannot move" % moves.where(key)
+        if pt == 25 and raw[25]:
+            return "the checker on the bar cannot enter"
+        return "no checker to move from %s" % moves.where(key)
 
     def draw(self, r):
         g = self.app.game

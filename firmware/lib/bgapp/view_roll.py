@@ -42,7 +42,7 @@ class RollView(View):
             return None
         if key == "DOUBLE":
             if not m.cube_available(p):
-                return "you cannot double now"
+                return no_double(g, m, p)
             if g.tutor():
                 from bgapp import tutor
                 if tutor.warn(app, p, "double", tutor.double_loss(app, m)):
@@ -85,3 +85,16 @@ class RollView(View):
             self.app.message = ""
             self.app.changed()
         return None
+
+
+def no_double(g, m, p):
+    """Why player p may not double now, in the person's words."""
+    if m.rules.mode == "nocube":
+        return "no cube in a single game (P9 money, P10 match)"
+    if m.crawford:
+        return "no doubling in the Crawford game"
+    if m.owner not in (-1, p):
+        return "%s owns the cube" % g.names[m.owner]
+    if m.phase == "doubled":
+        return "already doubled: take (OK) or drop (UNDO)"
+    return "you cannot double now"
