@@ -161,9 +161,9 @@ for cmd in sys.argv[3:]:
         while app.game.m.phase not in ("game_over", "match_over"):
             mv = app.move
             if app.play is mv and mv.plays and len(mv.plays) == 1 and mv.plays[0].moves \
-                    and seen is not mv.plays:
-                seen = mv.plays
-                forced += 1
+                    and seen != (app.game.m.pos.id(), app.game.m.turn):
+                seen = (app.game.m.pos.id(), app.game.m.turn)   # (not the list: it would
+                forced += 1                                      # outlive the view's turn)
             mv = None
             app.tick()
             g = app.game
