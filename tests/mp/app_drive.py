@@ -86,39 +86,7 @@ peak = 0
 think = 0
 done_ms = []      # the time each play's completing step took (the tutor's evaluation included)
 four = [0]        # FOUR: keys go over the link by the four buttons; [1] counts the lines
-
-
-def link_key(line):
-    """One KEY line over the link; the reason when refused, else None."""
-    four[0] += 1
-    app.link.request(line)
-    out = b"".join(hal.out).decode()
-    hal.out = []
-    for ln in out.splitlines():
-        if ln.startswith("NO KEY "):
-            return ln
-        if ln.startswith("OK KEY "):
-            return None
-    return "no answer to " + line + ": " + out
-
-
-def press(key):
-    """A logical key: pressed directly, or with FOUR as the four buttons give it."""
-    if not four[0]:
-        return app.press(key)
-    if key == "OK":
-        return link_key("KEY SELECT long")
-    if key == "UNDO":
-        return link_key("KEY BACK")
-    from bgapp.input import ring, _RING
-    target = [ring(i) for i in range(_RING)].index(key)
-    inp = app.input
-    while inp.cursor != target:
-        right = (target - inp.cursor) % _RING <= _RING // 2
-        why = link_key("KEY RIGHT" if right else "KEY LEFT")
-        if why:
-            return why
-    return link_key("KEY SELECT")
+press = app.press  # a logical key (FOUR: as the four buttons give it, tests/mp/drive_four.py)
 
 
 def key_play(play, p):
@@ -164,6 +132,8 @@ for cmd in sys.argv[3:]:
                     and seen != (app.game.m.pos.id(), app.game.m.turn):
                 seen = (app.game.m.pos.id(), app.game.m.turn)   # (not the list: it would
                 forced += 1                                      # outlive the view's turn)
+                if app.journal.settings["forced"]:
+                    k += 7        # the board plays it: later choices as when it was keyed in
             mv = None
             app.tick()
             g = app.game
@@ -202,6 +172,7 @@ for cmd in sys.argv[3:]:
                     eq = app.bot(6).equities(m.pos, plays)
                     play = plays[eq.index(max(eq))]
                     eq = None
+                play = play.detached()    # (the plays' shared buffer goes before the OK)
                 plays = None
                 for i in range(think):
                     app.tick()
@@ -216,7 +187,9 @@ for cmd in sys.argv[3:]:
         seen = None
         print("GAME", app.game.m.result, "forced", forced, "refused", refused)
     elif w[0] == "FOUR":
+        import drive_four
         four[0] = 1
+        press = drive_four.presser(app, hal, four)
     elif w[0] == "STATE":
         print("STATE", app.state_text())
     elif w[0] == "NOTE":

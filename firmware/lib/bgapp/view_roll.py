@@ -70,22 +70,29 @@ class RollView(View):
         self.app.changed()
 
     def _dice(self, key, p):
+        if key == "UNDO" and self.entry:
+            self.entry.pop()                # a die keyed in by mistake: take it back
+            return None
         if not (key[0] == "P" and key[1:].isdigit() and 1 <= int(key[1:]) <= 6):
+            if self.entry:
+                return "key in the second die: P1-P6 (UNDO takes %d back)" % self.entry[0]
             return "key in the dice: P1-P6"
         self.entry.append(int(key[1:]))
         if len(self.entry) == 2:
             a, b = self.entry
             self.entry = []
             g = self.app.game
+            self.app.message = ""           # before the roll: a tie leaves its own message
             if p < 0:
                 g.opened(a, b, " real")
             else:
                 g.ev("ROLL %d %d %d real" % (p, a, b))
                 g.keyin = -1
-            self.app.message = ""
             self.app.changed()
         return None
 
+    def state(self):
+        return " keyed=%d" % self.entry[0] if self.entry else ""
 
 def no_double(g, m, p):
     """Why player p may not double now, in the person's words."""
