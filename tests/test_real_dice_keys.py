@@ -44,3 +44,17 @@ def test_an_opening_tie_keyed_in_says_roll_again(tmp_path, mpy_lib):
     assert st["phase"] == "opening"
     lines = [ln.rsplit("|", 1)[0] for ln in (tmp_path / st["record"]).read_text().splitlines()]
     assert lines[2] == "OPEN 4 4 real", lines
+
+
+def test_a_move_keyed_as_one_undoes_as_one(tmp_path, mpy_lib):
+    """The person opens with 6-5 (dice keyed in: 6 for player 0, 5 for player 1) and keys
+    24/13 as one move (P24, then P13: two steps); one UNDO takes both back, and a move keyed
+    step by step still goes back a step at a time."""
+    out = drive(tmp_path, "KEY P6", "KEY P5", "KEY P24", "KEY P13", "STATE", "KEY UNDO",
+                "STATE", "KEY P24", "KEY P18", "KEY P18", "KEY P13", "KEY UNDO", "STATE",
+                lib=mpy_lib)
+    made, undone, stepwise = states(out)[:3]
+    assert made["phase"] == "move" and made["dice"] == "65" and len(made["steps"].split(",")) == 2
+    assert made.get("complete") == "1"
+    assert undone["steps"] == "-", out
+    assert stepwise["steps"] == "24/18", out

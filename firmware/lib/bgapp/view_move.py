@@ -27,6 +27,7 @@ class MoveView(View):
         self.hint = None          # the hint's steps, shown until the next change
         self.blink = 0            # the tutor's warning: the moved checkers' blink phase
         self.scorer = None        # the tutor: the plays' equities, worked out while one thinks
+        self.groups = []          # the steps each keyed move made this turn (UNDO takes a move)
 
     def enter(self):
         self.sel = -1
@@ -42,6 +43,7 @@ class MoveView(View):
         self.opts, self.complete, self.index = moves.options(g.board(), self.plays, g.rep.steps)
 
     def leave(self):
+        self.groups = []
         self.plays = None
         self.scorer = None
         self.opts = {}
@@ -109,7 +111,14 @@ class MoveView(View):
                 return None
             if not g.rep.steps:
                 return "nothing to undo"
-            g.ev("UNDO %d" % p)
+            grp = self.groups
+            n = 1
+            if grp and sum(grp) == len(g.rep.steps):    # (after a power cut: step by step)
+                n = grp.pop()
+            else:
+                self.groups = []
+            for i in range(n):          # a move keyed as one (24/13 with 6-5) goes back as one
+                g.ev("UNDO %d" % p)
             app.changed()
             return None
         if key == "OK":
@@ -136,6 +145,7 @@ class MoveView(View):
             return "cannot move from %s to %s" % (moves.where_pt(self.sel, p), moves.where(key))
         for s, t in steps:
             g.ev("STEP %d %d %d" % (p, s, t))
+        self.groups.append(len(steps))
         app.changed()
         if self.complete and self.scorer:
             from bgapp.tutor import warn
