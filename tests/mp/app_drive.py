@@ -169,6 +169,7 @@ for cmd in sys.argv[3:]:
                 k += 7
                 play = plays[k % len(plays)]
                 if "best" in w and len(plays) > 1:    # GAME best: the level-6 bot's choice
+                    gc.collect()          # (as the board does before the bot's own search)
                     eq = app.bot(6).equities(m.pos, plays)
                     play = plays[eq.index(max(eq))]
                     eq = None
