@@ -11,6 +11,9 @@
 # (the box doubles, everyone drops), "teamwin" (the captain doubles, the box drops); prints CH
 # with the line and scores after it), "MEM" (heap in use and free). Prints the final STATE and PEAK, the most heap in use after a
 # collection at any step, and TUTORTIME: how long the completing step of each play took (ms).
+# "FOUR": from then on GAME and its plays press keys as a person on a four-button board does, by
+# protocol lines only (KEY LEFT/RIGHT to walk the cursor, KEY SELECT, KEY SELECT long for OK,
+# KEY BACK for UNDO); FOURKEYS at the end counts the lines sent.
 import sys
 import gc
 import time
@@ -82,6 +85,8 @@ app.fast = True
 peak = 0
 think = 0
 done_ms = []      # the time each play's completing step took (the tutor's evaluation included)
+four = [0]        # FOUR: keys go over the link by the four buttons; [1] counts the lines
+press = app.press  # a logical key (FOUR: as the four buttons give it, tests/mp/drive_four.py)
 
 
 def key_play(play, p):
@@ -93,7 +98,7 @@ def key_play(play, p):
             n = q if p == 0 else 25 - q
             last = i == len(moves) - 1 and q == moves[i][1]
             t0 = time.ticks_us()
-            why = app.press("BAR" if q == 25 else "OFF" if q == 0 else "P%d" % n)
+            why = press("BAR" if q == 25 else "OFF" if q == 0 else "P%d" % n)
             if last:
                 done_ms.append(time.ticks_diff(time.ticks_us(), t0) / 1000)
             if why:
@@ -119,7 +124,17 @@ for cmd in sys.argv[3:]:
         refused = 0
         people = (0, 1) if "both" in w else (0,)
         doubled = False
+        forced = 0        # rolls with one legal play seen (made by the board, or keyed: below)
+        seen = None
         while app.game.m.phase not in ("game_over", "match_over"):
+            mv = app.move
+            if app.play is mv and mv.plays and len(mv.plays) == 1 and mv.plays[0].moves \
+                    and seen != (app.game.m.pos.id(), app.game.m.turn):
+                seen = (app.game.m.pos.id(), app.game.m.turn)   # (not the list: it would
+                forced += 1                                      # outlive the view's turn)
+                if app.journal.settings["forced"]:
+                    k += 7        # the board plays it: later choices as when it was keyed in
+            mv = None
             app.tick()
             g = app.game
             if app.pending or app.anim.hops or g.actor() not in people + (None,):
@@ -128,34 +143,53 @@ for cmd in sys.argv[3:]:
             p = g.actor()
             if m.phase == "turn" and "double" in w and m.cube_available(p) and not doubled:
                 doubled = True
-                app.press("DOUBLE")
+                press("DOUBLE")
             elif m.phase in ("opening", "turn"):
                 doubled = False
-                app.press("OK")
+                press("OK")
             elif m.phase == "doubled":
-                app.press("OK")
+                press("OK")
             elif m.phase == "move":
                 plays = app.move.plays
                 if not plays:
                     continue
+                if len(plays) == 1 and plays[0].moves:
+                    # a forced play the board did not make by itself: keyed in
+                    print("KEYED FORCED", m.pos.id(), m.dice)
+                if "bar" in w and not g.rep.steps:
+                    # GAME bar: with a checker of the mover's on the bar, press a point of its
+                    # own first and print what the board says
+                    raw = g.board()
+                    if raw[25]:
+                        for q in range(1, 25):
+                            if raw[q]:
+                                print("BARPRESS", app.press("P%d" % (q if p == 0 else 25 - q)))
+                                break
+                    raw = None
                 k += 7
                 play = plays[k % len(plays)]
                 if "best" in w and len(plays) > 1:    # GAME best: the level-6 bot's choice
                     # the best play's index, scanned without a list of every equity (a list
                     # of hundreds grown in this heap would be the driver's cost, not the app's)
                     play = plays[app.bot(6)._scan(m.pos, plays, 0)]
+                play = play.detached()    # (the plays' shared buffer goes before the OK)
                 plays = None
                 for i in range(think):
                     app.tick()
                 refused += key_play(play, p)
-                why = app.press("OK")
+                why = press("OK")
                 if why:
                     print("REFUSED OK", why, play, m.pos.id(), m.dice, g.rep.steps)
                     refused += 1
                     break
             gc.collect()
             peak = max(peak, gc.mem_alloc())
-        print("GAME", app.game.m.result, "refused", refused)
+        seen = None
+        print("GAME", app.game.m.result, "forced", forced, "refused", refused)
+    elif w[0] == "FOUR":
+        import drive_four
+        four[0] = 1
+        press = drive_four.presser(app, hal, four)
     elif w[0] == "STATE":
         print("STATE", app.state_text())
     elif w[0] == "NOTE":
@@ -178,6 +212,8 @@ for cmd in sys.argv[3:]:
         hal.out = []
 print("STATE", app.state_text())
 print("PEAK", peak)
+if four[0]:
+    print("FOURKEYS", four[0] - 1)
 if done_ms:
     done_ms.sort()
     print("TUTORTIME %d %.2f %.2f" % (len(done_ms), done_ms[len(done_ms) // 2], done_ms[-1]))

@@ -116,15 +116,24 @@ class Link:
         self.send("STATE " + self.app.state_text())
 
     def _key(self, args):
-        if len(args) != 1:
-            self.send("ERR args KEY takes one key name, e.g. KEY P13")
+        long = len(args) == 2 and args[1].lower() == "long"
+        if len(args) != 1 and not long:
+            self.send("ERR args KEY takes a key name and, for a long press, long: "
+                      "e.g. KEY P13, KEY SELECT long")
             return
         name = args[0].upper()
         if not key_name_ok(name):
             self.send("ERR badkey %s is not a key (P1-P24, BAR, OFF, OK, UNDO, DOUBLE, HINT, "
                       "MENU, LEFT, RIGHT, SELECT, BACK, PIPS)" % args[0][:20])
             return
-        why = self.app.press(name)
+        # the same input layer as the board's keys: a long press's meaning, the cursor
+        lk = self.app.input.remote(name, long)
+        why = None
+        if lk:
+            why = self.app.press(lk)
+        else:
+            self.app.dirty = True             # the cursor moved: draw it
+        name = name + " long" if long else name
         if why:
             self.send("NO KEY %s %s" % (name, why))
         else:

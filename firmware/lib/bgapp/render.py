@@ -181,7 +181,8 @@ def status(app):
         if g.ch:
             return g.result or "game over: OK"
         w, pts, how = m.result
-        return "%s wins %d (%s)" % (g.names[w], pts, how)
+        name = g.names[w]
+        return "%s %s %d (%s)" % (name, "win" if name == "you" else "wins", pts, how)
     w = g.rep.warning
     if w:
         return "TUTOR: the %s loses %d.%03d" % (w[1], w[2] // 1000, w[2] % 1000)
@@ -194,7 +195,11 @@ def status(app):
         st = "%s: take (OK) or drop (UNDO)? cube %d" % (who, m.cube * 2)
     elif app.journal.settings["real"] and m.phase in ("opening", "turn") and (
             g.keyin >= 0 or p is None or g.who[p] is None):
-        st = "%s: key in the dice, P1-P6" % ("both" if m.phase == "opening" else who)
+        k = app.roll.entry
+        if k:
+            st = "%s: %d keyed, 2nd die P1-P6" % ("both" if m.phase == "opening" else who, k[0])
+        else:
+            st = "%s: key in the dice, P1-P6" % ("both" if m.phase == "opening" else who)
     return st
 
 

@@ -27,6 +27,7 @@ class MoveView(View):
         self.hint = None          # the hint's steps, shown until the next change
         self.blink = 0            # the tutor's warning: the moved checkers' blink phase
         self.scorer = None        # the tutor: the plays' equities, worked out while one thinks
+        self.groups = []          # the steps each keyed move made this turn (UNDO takes a move)
 
     def enter(self):
         self.sel = -1
@@ -42,6 +43,7 @@ class MoveView(View):
         self.opts, self.complete, self.index = moves.options(g.board(), self.plays, g.rep.steps)
 
     def leave(self):
+        self.groups = []
         self.plays = None
         self.scorer = None
         self.opts = {}
@@ -60,8 +62,8 @@ class MoveView(View):
         elif not self.plays:
             app.message = "no legal play"
             app.later(_PASS_MS, self._pass)
-        elif self.complete and len(self.plays) == 1 and not app.game.rep.steps \
-                and app.journal.settings["forced"]:
+        elif len(self.plays) == 1 and not app.game.rep.steps and app.journal.settings["forced"]:
+            # the one legal play: made before any step is keyed (complete only comes with steps)
             app.later(_THINK_MS, self._forced)
 
     def _pass(self):
@@ -109,7 +111,14 @@ class MoveView(View):
                 return None
             if not g.rep.steps:
                 return "nothing to undo"
-            g.ev("UNDO %d" % p)
+            grp = self.groups
+            n = 1
+            if grp and sum(grp) == len(g.rep.steps):    # (after a power cut: step by step)
+                n = grp.pop()
+            else:
+                self.groups = []
+            for i in range(n):          # a move keyed as one (24/13 with 6-5) goes back as one
+                g.ev("UNDO %d" % p)
             app.changed()
             return None
         if key == "OK":
@@ -119,11 +128,13 @@ class MoveView(View):
             return None
         pt = moves.point(key, p)
         if pt < 0:
+            if key == "DOUBLE":
+                return "the dice are rolled: double before you roll"
             return "not a point"
         opts = self.opts
         if self.sel < 0 or (pt != self.sel and pt in opts and pt not in opts[self.sel]):
             if pt not in opts:
-                return "no checker to move from %s" % moves.where(key)
+                return self._no_source(key, pt)
             self.sel = pt
             return None
         if pt == self.sel:
@@ -134,6 +145,7 @@ class MoveView(View):
             return "cannot move from %s to %s" % (moves.where_pt(self.sel, p), moves.where(key))
         for s, t in steps:
             g.ev("STEP %d %d %d" % (p, s, t))
+        self.groups.append(len(steps))
         app.changed()
         if self.complete and self.scorer:
             from bgapp.tutor import warn
@@ -142,6 +154,19 @@ class MoveView(View):
         if self.complete and app.journal.settings["confirm"]:
             self._confirm(self.complete, False)
         return None
+
+    def _no_source(self, key, pt):
+        """Why the checkers at pt (the mover's numbering) cannot be picked up."""
+        if self.complete and not self.opts:
+            return "the play is complete: OK confirms, UNDO takes back"
+        raw = self.app.game.board()
+        if 0 < pt < 25 and raw[pt]:
+            if raw[25]:
+                return "enter from the bar first"
+            return "the checkers on %s cannot move" % moves.where(key)
+        if pt == 25 and raw[25]:
+            return "the checker on the bar cannot enter"
+        return "no checker to move from %s" % moves.where(key)
 
     def draw(self, r):
         g = self.app.game

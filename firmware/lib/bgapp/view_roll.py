@@ -42,7 +42,7 @@ class RollView(View):
             return None
         if key == "DOUBLE":
             if not m.cube_available(p):
-                return "you cannot double now"
+                return no_double(g, m, p)
             if g.tutor():
                 from bgapp import tutor
                 if tutor.warn(app, p, "double", tutor.double_loss(app, m)):
@@ -70,18 +70,38 @@ class RollView(View):
         self.app.changed()
 
     def _dice(self, key, p):
+        if key == "UNDO" and self.entry:
+            self.entry.pop()                # a die keyed in by mistake: take it back
+            return None
         if not (key[0] == "P" and key[1:].isdigit() and 1 <= int(key[1:]) <= 6):
+            if self.entry:
+                return "key in the second die: P1-P6 (UNDO takes %d back)" % self.entry[0]
             return "key in the dice: P1-P6"
         self.entry.append(int(key[1:]))
         if len(self.entry) == 2:
             a, b = self.entry
             self.entry = []
             g = self.app.game
+            self.app.message = ""           # before the roll: a tie leaves its own message
             if p < 0:
                 g.opened(a, b, " real")
             else:
                 g.ev("ROLL %d %d %d real" % (p, a, b))
                 g.keyin = -1
-            self.app.message = ""
             self.app.changed()
         return None
+
+    def state(self):
+        return " keyed=%d" % self.entry[0] if self.entry else ""
+
+def no_double(g, m, p):
+    """Why player p may not double now, in the person's words."""
+    if m.rules.mode == "nocube":
+        return "no cube in a single game (P9 money, P10 match)"
+    if m.crawford:
+        return "no doubling in the Crawford game"
+    if m.owner not in (-1, p):
+        return "%s owns the cube" % g.names[m.owner]
+    if m.phase == "doubled":
+        return "already doubled: take (OK) or drop (UNDO)"
+    return "you cannot double now"
