@@ -265,6 +265,23 @@ def test_handshake_state_and_bad_input(board):
     assert b"\x03" not in c.ser.read(100)
 
 
+def test_signal_characters_other_than_ctrl_c_are_plain_bytes(board):
+    """Ctrl-\\ (0x1C) and Ctrl-Z (0x1A) are bytes like any other on a Pico's USB serial: a garbage
+    line holding them gets its one-line error, and the same MicroPython process (no restart, not
+    stopped) answers the next request."""
+    c = Client(board.link)
+    c.hello()
+    pid = board.pid()
+    assert c.cmd("KEY OK") == "OK KEY OK"
+    before = c.state()
+    for garbage in (b"KEY \x1c P1", b"\x1a\x1a", b"ST\x1cATE\x1a"):
+        c.ser.write(garbage + b"\n")
+        assert c.reply().startswith("ERR binary"), garbage
+        assert c.state() == before
+    assert board.pid() == pid, "the board was restarted by a garbage line"
+    # (Ctrl-C still interrupts: test_mpremote_breaks_in_and_soft_reset_restarts_the_app)
+
+
 def test_person_plays_a_money_game_against_the_bot(board):
     c = Client(board.link)
     c.hello()
