@@ -145,9 +145,13 @@ class Client:
         raise TimeoutError("the board does not answer HELLO")
 
     def state(self):
+        """STATE's fields; the flash's free space (KB, which littlefs's own housekeeping moves
+        by a block now and then) is kept apart, in `free`."""
         line = self.cmd("STATE")
         assert line.startswith("STATE "), line
-        return dict(w.split("=", 1) for w in line.split()[1:])
+        st = dict(w.split("=", 1) for w in line.split()[1:])
+        self.free = int(st.pop("free")) if "free" in st else None
+        return st
 
     def wait_player(self, timeout=60):
         """STATE once the board waits for a person (bot turns and pauses done)."""
@@ -512,3 +516,48 @@ def test_kinds_of_virtual_board_are_chosen_by_name(tmp_path):
     with pytest.raises(LinkError, match="stopped as it started"):
         vboard.launch(tmp_path / "link", tmp_path / "flash.img", chip="z80")
     assert not (tmp_path / "link").exists()
+
+
+def test_a_nearly_full_flash_refuses_new_games_and_demos(tmp_path, golden_image):
+    """The board knows its free space (STATE free=, in KB, from littlefs): with the flash nearly
+    full, a new game and a demo are refused with a message that says to pull the records, and the
+    board goes on answering; with room made, a game starts."""
+    from bgboard import vboard
+    img = tmp_path / "flash.img"
+    shutil.copy(golden_image, img)
+    fs = vboard.open_image(img)
+    free_blocks = fs.block_count - fs.used_block_count
+    with fs.open("/filler", "wb") as f:          # leaves about 3 blocks
+        f.write(b"x" * (free_blocks - 5) * vboard.BLOCK_SIZE)
+    vboard.save_image(fs, img)
+    board = VBoard(tmp_path, img)
+    try:
+        c = Client(board.link)
+        c.hello()
+        st = c.state()
+        assert st["view"] == "menu" and c.free is not None and c.free < 16, c.free
+        r = c.cmd("KEY OK")
+        assert r.startswith("NO KEY OK flash nearly full (") and \
+            r.endswith("KB free): pull the records (bgboard logs pull --delete)"), r
+        r = c.cmd("DEMO 3")
+        assert r.startswith("NO DEMO flash nearly full (") and "logs pull --delete" in r, r
+        assert c.state() == st
+        c.ser.close()
+    finally:
+        board.stop()
+    fs = vboard.open_image(img)
+    fs.remove("/filler")
+    vboard.save_image(fs, img)
+    for stale in (tmp_path / "mp.pid", tmp_path / "link"):
+        if stale.exists() or stale.is_symlink():
+            stale.unlink()
+    board = VBoard(tmp_path, img)
+    try:
+        c = Client(board.link)
+        c.hello()
+        c.state()
+        assert c.free > 1000
+        assert c.cmd("KEY OK") == "OK KEY OK"
+        assert c.state()["phase"] == "opening"
+    finally:
+        board.stop()
