@@ -37,7 +37,7 @@ class MenuView(View):
             return None
         if n == 24:
             return app.show_pips()
-        if n in (1, 2, 3, 4, 5, 6, 7, 18) and app.game and app.game.ranked:
+        if n in (1, 2, 3, 4, 5, 6, 7, 18, 23) and app.game and app.game.ranked:
             from bgapp import rankplay
             why = rankplay.menu_key(app, n)     # unranks the game in progress, once confirmed
             rankplay.drop()
