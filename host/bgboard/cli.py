@@ -38,11 +38,12 @@ def _shown(text):
 def _verify(args):
     import json
     from bgboard import chouette
-    if chouette.is_chouette_file(_archived(args.file)):
-        return chouette.verify(args)
     from bgboard.games import FileError, load, summary, verdict
     try:
-        ld = load(_archived(args.file), jacoby=args.jacoby)
+        path = _archived(args.file)
+        if chouette.is_chouette_file(path):
+            return chouette.verify(args)
+        ld = load(path, jacoby=args.jacoby)
     except FileError as e:
         if args.json:
             out = verdict(None, e.where)
@@ -88,13 +89,14 @@ def _verify_ranked(args, ld, out):
 
 
 def _export(args):
-    from bgboard import chouette
-    if chouette.is_chouette_file(_archived(args.file)):
-        return chouette.export(args)
     import os
+    from bgboard import chouette
     from bgboard.games import EXPORTERS, ExportRefused, FileError, gnubg_setting, load, summary
     try:
-        ld = load(_archived(args.file), jacoby=args.jacoby)
+        path = _archived(args.file)
+        if chouette.is_chouette_file(path):
+            return chouette.export(args)
+        ld = load(path, jacoby=args.jacoby)
         text = EXPORTERS[args.format](ld)
     except (FileError, ExportRefused) as e:
         print("bgboard export: %s" % _shown(e), file=sys.stderr)

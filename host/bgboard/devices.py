@@ -115,8 +115,9 @@ def run(ports=None, timeout=4.0, out=None):
               file=out)
         return 1
     found = [(port, what) + probe(port, timeout) for port, what in listed]
-    if ports and not any(info for _, _, info, _ in found):
-        # only the ports given, and none answered: one line each, no table
+    if ports and not any(info or os.path.exists(port) for port, _, info, _ in found):
+        # only the ports given, and none of them there: one line each, no table (a port that
+        # is there but did not answer HELLO, e.g. a blank Pico, is listed with what it said)
         for port, _, _, note in found:
             print("bgboard devices: %s" % for_terminal(note, 300), file=sys.stderr)
         return 1
