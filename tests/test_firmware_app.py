@@ -372,3 +372,48 @@ def test_tutor_lines_in_a_record_are_checked():
         with pytest.raises(RecordError, match=why.split(": ", 1)[1]) as e:
             replay(record(*events), history=False)
         assert e.value.line == int(why.split()[1][:-1])
+
+
+def records(d):
+    return sorted(p.name for p in Path(d).iterdir() if p.name.endswith(".bgr"))
+
+
+def test_a_game_with_no_move_leaves_no_record(tmp_path, mpy_lib):
+    """New game, menu, new game, ... (each 4 KB flash block a record costs): games left before
+    any move leave nothing behind; a game left at its start still resumes after a power cut;
+    a game with a move is kept (and finished)."""
+    r = drive(tmp_path, *(["KEY OK", "KEY MENU"] * 12), "KEY OK", "STATE", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr + r.stdout
+    st = state(r.stdout)
+    assert st["phase"] == "opening"
+    assert records(tmp_path) == [st["record"]]
+    assert json.loads((tmp_path / "settings.json").read_text())["current"] == st["record"]
+    # power cut at the start of a game: it resumes, and leaving it still leaves no record
+    r2 = drive(tmp_path, "STATE", lib=mpy_lib)
+    assert state(r2.stdout)["record"] == st["record"]
+    r3 = drive(tmp_path, "KEY MENU", "KEY P9", "KEY OK", "GAME", "KEY MENU", "KEY OK", "STATE",
+               lib=mpy_lib)
+    assert r3.returncode == 0, r3.stderr + r3.stdout
+    played, new = records(tmp_path)
+    assert state(r3.stdout)["record"] == new
+    text = (tmp_path / played).read_text()
+    rep, info, torn = replay(text, history=False)
+    assert rep.ended and text.splitlines()[-1].startswith("MATCHEND ")
+
+
+def test_a_finished_record_is_never_resumed(tmp_path, mpy_lib):
+    """A power cut between a session's MATCHEND and the next record's start leaves the settings
+    naming a finished record: the next boot lets it go for good (not replayed at every boot)."""
+    from bgcore.record import Writer
+    r = drive(tmp_path, "KEY P9", "KEY OK", "GAME", "STATE", lib=mpy_lib)
+    st = state(r.stdout)
+    path = tmp_path / st["record"]
+    text = path.read_text()
+    w = Writer(text.rstrip("\n").rsplit("|", 1)[1])
+    a, b = st["score"].split("-")
+    path.write_text(text + w.line("MATCHEND %d %s %s" % (0 if int(a) >= int(b) else 1, a, b)))
+    settings = tmp_path / "settings.json"
+    assert json.loads(settings.read_text())["current"] == st["record"]
+    r2 = drive(tmp_path, "STATE", lib=mpy_lib)
+    assert state(r2.stdout)["view"] == "menu"
+    assert json.loads(settings.read_text())["current"] == ""

@@ -371,3 +371,12 @@ def test_selfplay_ranked_and_the_local_board(tmp_path):
     assert "Sweden" in rows[2]
     r = bgboard("games", tmp_path)
     assert r.returncode == 0 and r.stdout.count(" on level 1") == len(wins), r.stdout
+
+
+def test_a_game_with_the_tutor_on_is_no_ranked_game(won):
+    """The tutor's advice has no place in a ranked game: a record holding a TUTOR line (here
+    the tutor turned on at the start, the chain made anew) is refused."""
+    lines = payloads(won)
+    i = _index(lines, "GAME 1", 0)
+    err = _rejected(rechain(lines[:i + 1] + ["TUTOR 0 on 80"] + lines[i + 1:]))
+    assert err == "line %d: the tutor was on: a ranked game is played without it" % (i + 2)

@@ -323,3 +323,18 @@ def test_a_ranked_game_takes_a_ticket(board):  # noqa: F811
     res = verify_ranked(data.decode())
     assert res.ok and res.ticket == "T-77" and res.ticket_secret == secret, res.error
     assert res.nonce_commit == digest
+
+
+def test_the_tutor_and_a_ranked_game_do_not_mix(board):  # noqa: F811
+    """A ranked game does not start with the tutor on, and starts once it is off."""
+    c = Client(board.link)
+    c.hello()
+    c.cmd("FAST on")
+    keys(c, "P3", "P21", "P23")
+    assert c.cmd("KEY OK") == ("NO KEY OK a ranked game is played without the tutor: P23 until "
+                               "it is off")
+    keys(c, "P23", "P23", "P23", "OK")                       # 160, 80, 40, off: it starts
+    st = c.state()
+    assert st["settings"].startswith("ranked,") and st["tutor"] == "0"
+    text = c.get(st["record"])[0].decode()
+    assert "ranked=1" in text.splitlines()[0] and "\nTUTOR" not in text

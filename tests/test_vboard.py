@@ -146,9 +146,13 @@ class Client:
         raise TimeoutError("the board does not answer HELLO")
 
     def state(self):
+        """STATE's fields; the flash's free space (KB, which littlefs's own housekeeping moves
+        by a block now and then) is kept apart, in `free`."""
         line = self.cmd("STATE")
         assert line.startswith("STATE "), line
-        return dict(w.split("=", 1) for w in line.split()[1:])
+        st = dict(w.split("=", 1) for w in line.split()[1:])
+        self.free = int(st.pop("free")) if "free" in st else None
+        return st
 
     def wait_player(self, timeout=60):
         """STATE once the board waits for a person (bot turns and pauses done)."""
@@ -264,6 +268,23 @@ def test_handshake_state_and_bad_input(board):
     assert c.state() == before
     # an answer never holds byte 0x03
     assert b"\x03" not in c.ser.read(100)
+
+
+def test_signal_characters_other_than_ctrl_c_are_plain_bytes(board):
+    """Ctrl-\\ (0x1C) and Ctrl-Z (0x1A) are bytes like any other on a Pico's USB serial: a garbage
+    line holding them gets its one-line error, and the same MicroPython process (no restart, not
+    stopped) answers the next request."""
+    c = Client(board.link)
+    c.hello()
+    pid = board.pid()
+    assert c.cmd("KEY OK") == "OK KEY OK"
+    before = c.state()
+    for garbage in (b"KEY \x1c P1", b"\x1a\x1a", b"ST\x1cATE\x1a"):
+        c.ser.write(garbage + b"\n")
+        assert c.reply().startswith("ERR binary"), garbage
+        assert c.state() == before
+    assert board.pid() == pid, "the board was restarted by a garbage line"
+    # (Ctrl-C still interrupts: test_mpremote_breaks_in_and_soft_reset_restarts_the_app)
 
 
 def test_person_plays_a_money_game_against_the_bot(board):
@@ -496,3 +517,48 @@ def test_kinds_of_virtual_board_are_chosen_by_name(tmp_path):
     with pytest.raises(LinkError, match="stopped as it started"):
         vboard.launch(tmp_path / "link", tmp_path / "flash.img", chip="z80")
     assert not (tmp_path / "link").exists()
+
+
+def test_a_nearly_full_flash_refuses_new_games_and_demos(tmp_path, golden_image):
+    """The board knows its free space (STATE free=, in KB, from littlefs): with the flash nearly
+    full, a new game and a demo are refused with a message that says to pull the records, and the
+    board goes on answering; with room made, a game starts."""
+    from bgboard import vboard
+    img = tmp_path / "flash.img"
+    shutil.copy(golden_image, img)
+    fs = vboard.open_image(img)
+    free_blocks = fs.block_count - fs.used_block_count
+    with fs.open("/filler", "wb") as f:          # leaves about 3 blocks
+        f.write(b"x" * (free_blocks - 5) * vboard.BLOCK_SIZE)
+    vboard.save_image(fs, img)
+    board = VBoard(tmp_path, img)
+    try:
+        c = Client(board.link)
+        c.hello()
+        st = c.state()
+        assert st["view"] == "menu" and c.free is not None and c.free < 16, c.free
+        r = c.cmd("KEY OK")
+        assert r.startswith("NO KEY OK flash nearly full (") and \
+            r.endswith("KB free): pull the records (bgboard logs pull --delete)"), r
+        r = c.cmd("DEMO 3")
+        assert r.startswith("NO DEMO flash nearly full (") and "logs pull --delete" in r, r
+        assert c.state() == st
+        c.ser.close()
+    finally:
+        board.stop()
+    fs = vboard.open_image(img)
+    fs.remove("/filler")
+    vboard.save_image(fs, img)
+    for stale in (tmp_path / "mp.pid", tmp_path / "link"):
+        if stale.exists() or stale.is_symlink():
+            stale.unlink()
+    board = VBoard(tmp_path, img)
+    try:
+        c = Client(board.link)
+        c.hello()
+        c.state()
+        assert c.free > 1000
+        assert c.cmd("KEY OK") == "OK KEY OK"
+        assert c.state()["phase"] == "opening"
+    finally:
+        board.stop()

@@ -115,6 +115,8 @@ def _verify(text, res):
             continue
         if kind in ("SEED", "NAME", "COUNTRY", "MATCHEND"):
             raise _Reject("line %d: %s before the game is over" % (no, kind))
+        if kind == "TUTOR":
+            raise _Reject("line %d: the tutor was on: a ranked game is played without it" % no)
         if (kind == "GAME") != (m.game == 0):
             raise _Reject("line %d: a ranked record holds one game, GAME 1 after the header"
                           % no)

@@ -301,6 +301,8 @@ class BoardLock:
 
 # ---- the bridge ---------------------------------------------------------------------------------
 
+_VDISABLE = b"\x00"           # Linux's _POSIX_VDISABLE: a control character that is no signal
+
 def _raw_mode(fd, isig):
     attrs = termios.tcgetattr(fd)
     iflag, oflag, cflag, lflag = attrs[0], attrs[1], attrs[2], attrs[3]
@@ -310,7 +312,14 @@ def _raw_mode(fd, isig):
     cflag = (cflag & ~(termios.CSIZE | termios.PARENB)) | termios.CS8
     lflag &= ~(termios.ECHO | termios.ECHONL | termios.ICANON | termios.IEXTEN)
     if isig:
+        # only Ctrl-C signals (SIGINT, as a Pico's USB serial interrupts on 0x03): the other
+        # signal characters (Ctrl-\ SIGQUIT, Ctrl-Z SIGTSTP, ...) are plain bytes on a Pico and
+        # must reach the application
         lflag |= termios.ISIG
+        attrs[6][termios.VINTR] = b"\x03"
+        for name in ("VQUIT", "VSUSP", "VDSUSP", "VSTATUS"):
+            if hasattr(termios, name):
+                attrs[6][getattr(termios, name)] = _VDISABLE
     else:
         lflag &= ~termios.ISIG
     attrs[0], attrs[1], attrs[2], attrs[3] = iflag, oflag, cflag, lflag

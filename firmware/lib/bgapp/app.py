@@ -116,7 +116,8 @@ class App:
             j.settings["current"] = ""
             j.save_settings()
             return
-        if rep.ended:
+        if rep.ended:                   # finished: never to be resumed again
+            j.finished()
             j.close()
             return
         if hasattr(rep, "line"):
@@ -147,14 +148,22 @@ class App:
         self.note = note
 
     def new_match(self, demo=False):
+        """A new match from the settings; returns why not (the flash is nearly full) or None."""
+        why = None if demo else self.room("no_room")
+        if why:
+            return why
         self.end_session()
         self.play = self.over
         self.go(self.over)            # the menu's code leaves the heap before the game comes
         self.game = game.new(self, demo)
         self.game.begin(1)
         self.changed()
+        return None
 
     def new_chouette(self):
+        why = self.room("no_room")
+        if why:
+            return why
         self.end_session()
         self.play = self.over
         self.go(self.over)
@@ -163,10 +172,23 @@ class App:
         self.game = chouette.new(self)
         self.game.begin(1)
         self.changed()
+        return None
+
+    def room(self, what, *args):
+        """bgapp.room's `what` (no_room or discard), its code on the heap only meanwhile."""
+        from bgapp import room
+        out = getattr(room, what)(self.journal, *args)
+        unload("room")
+        return out
 
     def end_session(self):
-        if self.game:
-            self.game.end_session()
+        g = self.game
+        if g:
+            j = self.journal
+            if j.f and not j.played and not getattr(g, "ranked", None):
+                self.room("discard")    # a game with no move leaves no record behind
+            else:
+                g.end_session()
         self.journal.close()
         self.game = None
 
@@ -269,6 +291,9 @@ class App:
     def start_demo(self, n, fast):
         if self.demo:
             return "a demo is running (MENU stops it)"
+        why = self.room("no_room", n)
+        if why:
+            return why
         self.demo = load("view_demo", "DemoView")(self)
         self.demo.start(n, fast)
         return None
@@ -422,6 +447,9 @@ class App:
         out += " demo=%d settings=%s,%d,%d,%d tutor=%d" % (
             self.demo.left if self.demo else 0, "ranked" if s["ranked"] else s["mode"],
             s["length"], s["opponent"], self.bright, s["tutor"])
+        free = self.journal.free()
+        if free is not None:
+            out += " free=%d" % (free // 1024)
         return out
 
 

@@ -2,7 +2,9 @@
 # chained check, written before the event is shown) and settings (/data/settings.json, written
 # atomically: a temporary file, then rename). At power-up the record named in the settings as
 # the one in progress is replayed to rebuild the state; a last line torn by a power cut is cut
-# off the file before anything is appended to it.
+# off the file before anything is appended to it. A record left with nothing but its opening
+# (no move, no cube action) is removed rather than kept (bgapp.room): an empty game costs no
+# flash block.
 
 import json
 import os
@@ -41,6 +43,11 @@ def _exists(path):
         return False
 
 
+# The first letters of the lines that only open a game (BGR, GAME, OPEN, ORDER, TUTOR, CHOUETTE;
+# a chouette's C... cube lines never come before a move): a record holding nothing else is empty.
+_OPENING = "BGOTC"
+
+
 class Journal:
     def __init__(self, hal):
         self.hal = hal
@@ -55,6 +62,7 @@ class Journal:
         self.name = ""        # the record being written
         self.f = None
         self.writer = None
+        self.played = 0       # 1: the record being written holds more than its opening
         self.listener = None  # called with each event's payload once it is on flash
 
     # ---- settings ---------------------------------------------------------------------------
@@ -80,6 +88,18 @@ class Journal:
         os.rename(tmp, path)
         self.hal.sync()
 
+    # ---- free space -------------------------------------------------------------------------
+    def free(self):
+        """Bytes free on the flash that holds the records, or None when it cannot say."""
+        try:
+            st = os.statvfs(self.dir)
+        except (OSError, AttributeError):
+            return None
+        blocks, avail = st[2], st[4]
+        if avail > blocks:    # littlefs: blocks in use beyond its size wrap free below zero
+            avail = 0
+        return avail * (st[1] or st[0])
+
     # ---- records ----------------------------------------------------------------------------
     def path(self, name):
         return self.dir + "/" + name
@@ -104,6 +124,7 @@ class Journal:
             name = "%04d.bgr" % n
         self.name = name
         self.writer = Writer()
+        self.played = 0
         self.f = open(self.path(name), "w")
         self._put(self.writer.header(rules, players, board=self.hal.board_id(), fw=fw,
                                      start=start, extra=extra))
@@ -115,6 +136,10 @@ class Journal:
 
     def append(self, payload):
         self._put(self.writer.line(payload))
+        if payload[0] not in _OPENING:
+            self.played = 1
+        if payload.startswith("MATCHEND") or payload.startswith("CHOUETTEEND"):
+            self.finished()     # complete: never the one to resume
         if self.listener:
             self.listener(payload)
 
@@ -129,6 +154,14 @@ class Journal:
         if self.f:
             self.f.close()
         self.f = None
+
+    def finished(self):
+        """The record being written is complete: the settings no longer name it as the one to
+        resume at power-up."""
+        s = self.settings
+        if self.name and s["current"] == self.name:
+            s["current"] = ""
+            self.save_settings()
 
     def close(self):
         if self.f:
@@ -151,7 +184,7 @@ class Journal:
                 rep, info, torn = replay_chouette(f, False)
             else:
                 rep, info, torn = replay(f, history=False)
-        last = self._last_check(path, torn is not None)
+        last, self.played = self._last_check(path, torn is not None)
         self.name = name
         self.writer = Writer(last)
         self.f = open(path, "a")
@@ -159,8 +192,10 @@ class Journal:
 
     def _last_check(self, path, torn):
         # The check of the last good line; with a torn last line, the file is rewritten
-        # without it first (copy, then rename) so that appending continues the chain.
+        # without it first (copy, then rename) so that appending continues the chain. Also: 1 when
+        # the record holds more than its opening.
         last = ""
+        played = 0
         if torn:
             tmp = path + ".tmp"
             with open(path) as src, open(tmp, "w") as dst:
@@ -180,8 +215,10 @@ class Journal:
                 bar = line.rfind("|")
                 if bar > 0:
                     last = line[bar + 1:bar + 9]
+                    if line[0] not in _OPENING:
+                        played = 1
                 line = f.readline()
-        return last
+        return last, played
 
     def records(self):
         """Names of the records on flash, oldest first."""

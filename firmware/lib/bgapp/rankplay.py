@@ -82,7 +82,8 @@ def resume(app, g, info):
 
 def menu_key(app, n):
     """A menu key while a ranked game is in progress: changing the bot level (P1-P7) or
-    turning real dice on (P18) unranks it, after a confirmation. None: go on with the key."""
+    turning real dice (P18) or the tutor (P23) on unranks it, after a confirmation. None: go on
+    with the key."""
     g = app.game
     if not (g and g.ranked) or g.rep.match.result:
         return None
@@ -91,6 +92,8 @@ def menu_key(app, n):
         what, reason = "changing the level", "level"
     elif n == 18 and not s["real"]:
         what, reason = "real dice make", "real"
+    elif n == 23 and not s["tutor"]:
+        what, reason = "the tutor makes", "tutor"
     else:
         return None
     if not confirmed(app, "P%d" % n):
@@ -106,6 +109,8 @@ def can_start(s):
         return "a ranked game is against the bot: choose its level (P1-P6)"
     if s["real"]:
         return "a ranked game uses the board's dice: P18 turns real dice off"
+    if s["tutor"]:
+        return "a ranked game is played without the tutor: P23 until it is off"
     return None
 
 

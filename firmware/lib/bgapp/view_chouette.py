@@ -17,8 +17,7 @@ class ChouetteSetupView(View):
         n = int(key[1:]) if key[0] == "P" and key[1:].isdigit() else 0
         if key == "OK":
             app.journal.save_settings()
-            app.new_chouette()
-            return None
+            return app.new_chouette()
         if key == "UNDO":
             app.to_menu()
             return None

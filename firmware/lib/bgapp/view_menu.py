@@ -1,6 +1,7 @@
 # The menu: settings keys (bot level or two players, game type, match length, cube options,
 # auto-confirm, forced plays, real dice, brightness, the tutor), OK for a new game, UNDO (or MENU)
 # back to the game, P24 the pips view. Settings are written at once and kept across power cuts.
+# The display shows the flash's free space, and why no game starts when it is nearly full.
 
 from bgapp.game import View
 
@@ -27,8 +28,7 @@ class MenuView(View):
                 if why:
                     return why
             app.journal.save_settings()
-            app.new_match()
-            return None
+            return app.new_match()
         if key == "UNDO":
             if not app.game:
                 return "no game to go back to: OK starts one"
@@ -37,7 +37,7 @@ class MenuView(View):
             return None
         if n == 24:
             return app.show_pips()
-        if n in (1, 2, 3, 4, 5, 6, 7, 18) and app.game and app.game.ranked:
+        if n in (1, 2, 3, 4, 5, 6, 7, 18, 23) and app.game and app.game.ranked:
             from bgapp import rankplay
             why = rankplay.menu_key(app, n)     # unranks the game in progress, once confirmed
             rankplay.drop()
@@ -123,4 +123,8 @@ class MenuView(View):
                                        ("real", "real-dice")) if s[k])
         if s["tutor"]:
             opts += " tutor %d.%02d" % (s["tutor"] // 1000, s["tutor"] % 1000 // 10)
-        return ["MENU  OK: new game", who, kind, opts or "", app.message or app.note or ""]
+        free = app.journal.free()
+        if free is not None:
+            opts += " %dK free" % (free // 1024)
+        return ["MENU  OK: new game", who, kind, opts.strip(),
+                app.message or app.note or app.room("no_room") or ""]

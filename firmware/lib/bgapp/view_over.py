@@ -11,13 +11,14 @@ class OverView(View):
         g = app.game
         if g.rep.ended:
             if key == "OK":
-                app.new_match()
-                return None
+                return app.new_match()
             return "the match is over: OK starts a new one"
         if key != "OK":
             return "the game is over: OK starts the next"
         if g.m.phase == MATCH_OVER:
-            app.new_match()
-        else:
-            g.next_game()
+            return app.new_match()
+        why = app.room("no_room")
+        if why:
+            return why
+        g.next_game()
         return None

@@ -16,13 +16,14 @@
 #   reveal  SEED <nonce hex> <secret hex or ->, after END: the game can no longer change
 #   name    NAME <1-12 of A-Z 0-9 space - .>, COUNTRY <ISO 3166-1 alpha-2>, after a win
 #           (their checks, and those of the reveal and ticket ids: bgcore.rankfields)
-#   unrank  UNRANK <hint|real|level>: from there on the game is an ordinary one
+#   unrank  UNRANK <hint|real|level|tutor>: from there on the game is an ordinary one (a
+#           game with the tutor on is never ranked: a TUTOR line in it is refused)
 
 import hashlib
 import binascii
 
 SEED_TAG = b"bgboard ranked seed 1"
-UNRANK_REASONS = ("hint", "real", "level", "seed")
+UNRANK_REASONS = ("hint", "real", "level", "seed", "tutor")
 
 def hexs(data):
     return binascii.hexlify(data).decode()
