@@ -77,9 +77,11 @@ def test_boots_to_the_menu_and_keys_on_the_matrix_light_the_panel(game_board):
 def test_a_power_cut_mid_turn_resumes_the_game(game_board):
     b = game_board
     st = state(b.link)
-    if st.get("phase") == "opening":
+    for _ in range(8):                         # the opening roll (a tie is rolled again)
+        if st.get("phase") != "opening":
+            break
         t = b.stats()["ns"]
-        b.key("OK", hold_ms=80)                # the opening roll
+        b.key("OK", hold_ms=80)
         frame_after(b, t)
         st = state(b.link)
     assert st["phase"] == "move", st
