@@ -11,8 +11,8 @@ import shutil
 import subprocess
 import tempfile
 
-from bgcore.match import Rules, MATCH, MONEY, GAME_OVER, MATCH_OVER, TURN, MOVE, OPENING
-from bgcore.record import Writer, Replay
+from bgcore.match import Rules, MATCH, MONEY
+from bgboard.games import play_record
 
 # gnubg's script: analyse each .mat at 0-ply, write per-file statistics and marked cube
 # decisions as JSON (a script's uncaught exception would still exit 0: exit 1 by hand)
@@ -63,46 +63,8 @@ def gnubg_binary():
 
 def play_session(rules, games, seed, level=6, players=("BotA", "BotB")):
     """A record of bot-against-bot play: a whole match, or `games` money games in one session."""
-    from bgcore.bot import Bot
-    rng = random.Random(seed)
-    bots = (Bot(level, rng.randrange(1 << 30)), Bot(level, rng.randrange(1 << 30)))
-    w = Writer()
-    out = [w.header(rules, players, board="host", fw="bench", start="2026-01-01T00:00:00")]
-    rp = Replay(rules, players)
-    m = rp.match
-
-    def emit(*words):
-        payload = " ".join(str(x) for x in words)
-        rp.event(payload.split())
-        out.append(w.line(payload))
-
-    played = 0
-    while True:
-        emit("GAME", m.game + 1)
-        while m.phase == OPENING:
-            emit("OPEN", rng.randint(1, 6), rng.randint(1, 6))
-        while m.phase not in (GAME_OVER, MATCH_OVER):
-            if m.phase == TURN:
-                p = m.turn
-                if m.cube_available(p) and bots[p].wants_double(m):
-                    emit("DOUBLE", p, m.cube * 2)
-                    if bots[1 - p].takes(m):
-                        emit("TAKE", 1 - p)
-                    else:
-                        emit("DROP", 1 - p)
-                        break
-                emit("ROLL", p, rng.randint(1, 6), rng.randint(1, 6))
-            if m.phase == MOVE:
-                play = bots[m.turn].choose(m.pos, *m.dice)
-                emit("MOVE", m.turn, " ".join("%d/%d" % s for s in play.moves) if play else "")
-        winner, pts, how = m.result
-        emit("END", winner, pts, how)
-        played += 1
-        if m.phase == MATCH_OVER or (rules.mode != MATCH and played >= games):
-            break
-    if m.phase == MATCH_OVER:
-        emit("MATCHEND", m.result[0], m.score[0], m.score[1])
-    return "".join(out)
+    return play_record(rules, random.Random(seed), players, start="2026-01-01T00:00:00",
+                       level=level, games=games, fw="bench")
 
 
 def analyse(mat_paths, tmp):

@@ -177,13 +177,13 @@ EXPORTERS = {"mat": to_mat, "sgf": to_sgf, "json": to_json}
 
 # ---- bot-against-bot records -----------------------------------------------------------------
 
-def play_record(rules, rng, players=("bot", "bot"), start="", level=6):
-    """Play one match (or one game for a non-match) between two bots of `level` (seeded from
-    `rng`, which also rolls the dice) and return the record's text."""
+def play_record(rules, rng, players=("bot", "bot"), start="", level=6, games=1, fw="selfplay"):
+    """Play one match (or `games` games in one session for a non-match) between two bots of
+    `level` (seeded from `rng`, which also rolls the dice) and return the record's text."""
     from bgcore.bot import Bot
     bots = (Bot(level, rng.randrange(1 << 30)), Bot(level, rng.randrange(1 << 30)))
     w = Writer()
-    out = [w.header(rules, players, board="host", fw="selfplay", start=start)]
+    out = [w.header(rules, players, board="host", fw=fw, start=start)]
     from bgcore.record import Replay
     rp = Replay(rules, players)
     m = rp.match
@@ -193,6 +193,7 @@ def play_record(rules, rng, players=("bot", "bot"), start="", level=6):
         rp.event(payload.split())
         out.append(w.line(payload))
 
+    played = 0
     while True:
         emit("GAME", m.game + 1)
         while m.phase == OPENING:
@@ -214,7 +215,8 @@ def play_record(rules, rng, players=("bot", "bot"), start="", level=6):
                 emit("MOVE", m.turn, steps)
         w_, pts, how = m.result
         emit("END", w_, pts, how)
-        if m.phase == MATCH_OVER or rules.mode != MATCH:
+        played += 1
+        if m.phase == MATCH_OVER or (rules.mode != MATCH and played >= games):
             break
     if m.phase == MATCH_OVER:
         emit("MATCHEND", m.result[0], m.score[0], m.score[1])
