@@ -195,12 +195,20 @@ class Client:
         """The answer to the request WORD: `!` lines are kept in `events`, lines that cannot
         answer it (a late answer to an earlier request, boot noise) in `stray`."""
         deadline = time.monotonic() + timeout
+        others = 0
         while True:
-            line = self.body_line(max(0.0, deadline - time.monotonic()))
-            if answers(word, line):
+            try:
+                line = self.body_line(max(0.0, deadline - time.monotonic()))
+            except Disconnected:
+                if not others:
+                    raise
+                line = None     # the time ran out between two of the other lines
+            if line is not None and answers(word, line):
                 return line
-            self.stray = (self.stray + [line])[-STRAY_KEPT:]
-            if time.monotonic() > deadline:     # other lines keep coming, never the answer
+            if line is not None:
+                others += 1
+                self.stray = (self.stray + [line])[-STRAY_KEPT:]
+            if line is None or time.monotonic() > deadline:   # other lines, never the answer
                 raise Flooded("the board on %s sent other lines for %d s but no answer to %s"
                               % (self.name, timeout, word))
 
