@@ -450,6 +450,11 @@ class App:
         free = self.journal.free()
         if free is not None:
             out += " free=%d" % (free // 1024)
+        gc.collect()
+        out += " heap=%d" % gc.mem_free()
+        gap = getattr(self.hal, "feed_gap", None)
+        if gap is not None:           # the virtual board: the longest gap between feeds (µs)
+            out += " feedgap=%d" % gap
         return out
 
 
