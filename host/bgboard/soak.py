@@ -124,6 +124,7 @@ class Soak:
             self.tmp = tempfile.TemporaryDirectory(prefix="bgboard-soak-")
             work = self.tmp.name
         self.work = Path(work)
+        self.work.mkdir(parents=True, exist_ok=True)
         self.out = Path(out) if out else self.work / "pulled"
         self.link = self.work / "link"
         self.image = self.work / "flash.img"
