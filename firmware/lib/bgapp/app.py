@@ -286,6 +286,7 @@ class App:
         b = self.bots.get(level)
         if b is None:
             b = self.bots[level] = Bot(level, self.seed)
+            b.tick = self.hal.feed            # the watchdog fed inside a long move's scoring
         return b
 
     def start_demo(self, n, fast):
