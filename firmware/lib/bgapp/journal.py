@@ -80,6 +80,18 @@ class Fed:
 _FEED_LINES = 32
 
 
+class WriteFailed(Exception):
+    """An event that did not reach flash (so it did not happen); the text says what to do."""
+
+
+def write_failed(e):
+    """The board's one-line message for a failed write (an OSError)."""
+    if e.args and e.args[0] == 28:        # ENOSPC
+        return ("flash full: the last action was not recorded; pull the records "
+                "(bgboard logs pull --delete)")
+    return "flash write failed (%s): the last action was not recorded" % e
+
+
 class Journal:
     def __init__(self, hal):
         self.hal = hal
@@ -197,7 +209,10 @@ class Journal:
 
     def close(self):
         if self.f:
-            self.f.close()
+            try:
+                self.f.close()
+            except OSError:       # a write that failed (flash full): littlefs keeps the last
+                pass              # synced state, the record as it was before that event
         self.f = None
         self.name = ""
 
