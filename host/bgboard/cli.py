@@ -188,7 +188,8 @@ def _vboard(args):
 def _soak(args):
     from bgboard.soak import run
     return run(cuts=args.cuts, lines=args.lines, keys=args.keys, seed=args.seed,
-               minutes=args.minutes, fill=not args.no_fill, work=args.work)
+               minutes=args.minutes, fill=not args.no_fill, work=args.work,
+               boards=args.boards)
 
 
 def _sim(args):
@@ -407,6 +408,8 @@ def build_parser():
                     help="stop after M minutes with the figures so far")
     sk.add_argument("--no-fill", action="store_true", help="skip filling the flash with "
                     "records (years of games, then a pull with --delete)")
+    sk.add_argument("--boards", type=int, default=1, metavar="B", help="share the work among "
+                    "B virtual boards run side by side (default 1)")
     sk.add_argument("--work", metavar="DIR", help="keep the flash image, the board's log and "
                     "the pulled records here (default: a temporary folder)")
     sk.set_defaults(func=_soak)

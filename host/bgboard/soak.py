@@ -111,7 +111,7 @@ class Watcher(protocol.Client):
 
 class Soak:
     def __init__(self, cuts, lines, keys, seed, minutes=None, fill=True, work=None, out=None,
-                 heap=vboard.DEFAULT_HEAP, say=print):
+                 heap=vboard.DEFAULT_HEAP, say=print, image=None):
         self.n_cuts, self.n_lines, self.n_keys = cuts, lines, keys
         self.seed = seed
         self.rng = random.Random(seed)
@@ -129,6 +129,9 @@ class Soak:
         self.link = self.work / "link"
         self.image = self.work / "flash.img"
         self.pid_file = self.work / "mp.pid"
+        if image is not None:               # a flash image with the firmware already on it
+            import shutil
+            shutil.copy(image, self.image)
         self.proc = None
         self.c = None
         # what was seen
@@ -156,10 +159,16 @@ class Soak:
         self.fill_note = None
         self.profile = "reference"
         self.settings = None
+        self.probe_lines = 0
+        self.reporting = True     # print the figures at the end (not when one of several boards)
+        self.verified = None
 
     # ---- the board -----------------------------------------------------------------------------
     def start(self, profile="reference"):
-        vboard.install(self.image, profile)
+        if not self.image.exists():
+            vboard.install(self.image, profile)
+        else:
+            set_profile(self.image, profile)
         self.profile = profile
         self.log = open(self.work / "vboard.log", "a")
         self.proc = subprocess.Popen(
@@ -258,8 +267,10 @@ class Soak:
     def state(self):
         ans = self.ask("STATE", "STATE ")
         st = protocol.parse_fields(ans.split()[1:])
-        if "feedgap" in st:
-            self.feed_gap = max(self.feed_gap, int(st["feedgap"]))
+        if "feedgap" in st and int(st["feedgap"]) > self.feed_gap:
+            self.feed_gap = int(st["feedgap"])
+            self.say("longest watchdog-feed gap so far: %d us of CPU%s" % (
+                self.feed_gap, " (%s)" % st["gapwhat"] if "gapwhat" in st else ""))
         return st
 
     def get(self, name, offset=0):
@@ -668,12 +679,25 @@ class Soak:
 
     # ---- years of games: the flash filled, pulled with --delete, played on ---------------------
     def fill_flash(self):
+        """Years of games: the board's own demo record, copied onto its flash while it is off
+        (as years of play leave records) to within DEMO_MARGIN of its floor; then its demos until
+        it refuses one, a new game refused, `logs pull --delete`, and a game played again."""
+        t0 = time.monotonic()
+        ans = self.ask("DEMO 8 fast")
+        while self.state().get("demo") != "0":
+            time.sleep(0.3)
+        listing = self.c.logs()
+        demo = max(listing, key=lambda n: listing[n][0])
+        data, _, _ = self.get(demo)
+        self.stop()
+        copies = copy_records(self.image, data, keep_free=DEMO_MARGIN)
+        self.start(self.profile)
+        self.check(" (the flash filled with %d copies of a demo record)" % copies)
         free0 = int(self.state().get("free", 0))
         demos = 0
-        t0 = time.monotonic()
         refused = None
         while refused is None and not self.late():
-            ans = self.ask("DEMO 40 fast")
+            ans = self.ask("DEMO 5 fast")
             if ans.startswith("NO DEMO"):
                 ans = self.ask("DEMO 1 fast")
                 if ans.startswith("NO DEMO"):
@@ -694,8 +718,12 @@ class Soak:
         self.press("MENU")
         st = self.state()
         why = self.press("OK") if st.get("view") == "menu" else None
-        if not why or "pull" not in why:
-            self.fault("a full flash let a new game start (%r)" % why)
+        if "pull" not in refused:
+            self.fault("the refused demo does not say to pull the records: %r" % refused)
+        if why is None and free1 < ROOM_GAME_KB:
+            self.fault("a new game started with %d KB free (the floor is %d KB)"
+                       % (free1, ROOM_GAME_KB))
+        game_refused = why is not None and "pull" in why
         # pulled with --delete (bgboard logs pull's own code), then played on
         from bgboard.logs import Puller
         self.c.close()
@@ -704,15 +732,19 @@ class Soak:
         p.run()
         self.c = Watcher(SerialTransport(str(self.link), 0.05), self)
         self.boot(time.monotonic())
-        for name, path in p.pulled:
+        for name in p.deleted:
             self.deleted.add(name)
         free2 = int(self.state().get("free", 0))
         self.check(" (after the pull with --delete)")
         played = self.play_one()
-        self.fill_note = ("flash filled by %d demo runs in %.0f s (%d KB free to %d KB; then "
-                          "%r), %d records pulled with --delete (%d KB free), a new game %s"
-                          % (demos, time.monotonic() - t0, free0, free1, refused, len(p.pulled),
-                             free2, "played to its end" if played else "NOT finished"))
+        self.fill_note = ("%d copies of a demo record put on the flash, then %d demo runs by "
+                          "the board (%d KB free to %d KB; then %r; a new game %s), %d records "
+                          "pulled with --delete (%d KB free), a new game %s; %.0f s"
+                          % (copies, demos, free0, free1, refused,
+                             "refused too" if game_refused else "still fits (above %d KB)"
+                             % ROOM_GAME_KB, len(p.pulled), free2,
+                             "played to its end" if played else "NOT finished",
+                             time.monotonic() - t0))
 
     def lost_check_light(self):
         self.announced = []          # demo events: the demo records are checked at the end
@@ -742,7 +774,7 @@ class Soak:
         self.where, self.base_len, self.last_rec = {}, {}, None
         self.start("reference")
         self.check(" (at the start)")
-        probe = min(2000, self.n_lines // 10)
+        probe = self.probe_lines = min(2000, self.n_lines // 10)
         self.heap_probe(probe)
         if self.fill:
             try:
@@ -750,7 +782,7 @@ class Soak:
             except Fault as e:
                 self.fault(str(e))
                 self.recover()
-        total = self.n_lines - probe + self.n_keys
+        total = self.n_lines - 2 * probe + self.n_keys
         cut_at = sorted(self.rng.randrange(max(1, total)) for _ in range(self.n_cuts))
         kinds = (["pull", "settings", "del", "demo", "boot"] * (self.n_cuts // 10 + 1))
         lines_left, keys_left = self.n_lines - 2 * probe, self.n_keys
@@ -802,8 +834,10 @@ class Soak:
         except Fault as e:
             self.fault(str(e))
         self.stop()
-        verified = self.verify_all()
-        self.report(verified, time.monotonic() - t0)
+        self.verified = self.verify_all()
+        self.seconds = time.monotonic() - t0
+        if self.reporting:
+            self.report(self.verified, self.seconds)
         return 1 if self.faults else 0
 
     def heap_probe(self, n):
@@ -849,9 +883,10 @@ class Soak:
           % (statistics.median(bt), bt[int(len(bt) * 0.9)] if bt else 0, bt[-1], len(bt)))
         p("garbage lines: %d sent; answers: %s" % (self.lines_sent, ", ".join(
             "%s %d" % kv for kv in sorted(self.line_answers.items(), key=lambda kv: -kv[1]))))
-        for when, (a, b) in zip(("start", "end"), self.heaps):
-            p("free heap at the %s: %.1f KB before %d garbage lines, %.1f KB after (menu)"
-              % (when, a / 1024, min(2000, self.n_lines // 10), b / 1024))
+        for i, (a, b) in enumerate(self.heaps):
+            p("free heap at the %s%s: %.1f KB before %d garbage lines, %.1f KB after (menu)"
+              % ("start" if i % 2 == 0 else "end", " of board %d" % (i // 2 + 1)
+                 if len(self.heaps) > 2 else "", a / 1024, self.probe_lines, b / 1024))
         p("keys: %d random (%d refused), %d guided; application faults (!ERROR): %d"
           % (self.keys_sent, self.keys_refused, self.guided, len(self.errors)))
         p("records: %d pulled, %d verified (%d with a torn last line); games: %d finished, "
@@ -872,6 +907,44 @@ class Soak:
             p("no faults")
 
 
+ROOM_GAME_KB = 16           # the board's floor for a new game (bgapp.room.ROOM_GAME)
+DEMO_MARGIN = 48 * 1024      # free flash left by the copies, for the board's own demos to fill
+
+
+def copy_records(image, data, keep_free):
+    """Copies of record DATA on an image (the board off), named as the board names records,
+    until about KEEP_FREE bytes are free. Returns how many were written."""
+    fs = vboard.open_image(image)
+    st = fs.fs_stat()
+    block = st.block_size
+    n = 0
+    number = 9000
+    while (fs.block_count - fs.used_block_count) * block > keep_free + len(data) + 2 * block:
+        while True:
+            name = "/data/%04d.bgr" % number
+            try:
+                fs.stat(name)
+                number += 1
+            except Exception:
+                break
+        with fs.open(name, "wb") as f:
+            f.write(data)
+        n += 1
+        number += 1
+    vboard.save_image(fs, image)
+    return n
+
+
+def set_profile(image, name):
+    """Put board profile NAME on an image that holds the firmware (the records are kept)."""
+    from bgboard import build, paths
+    fs = vboard.open_image(image)
+    data = build.profile_file(json.loads(paths.profile_path(name).read_text()), "unix")
+    with fs.open("/profile.json", "wb") as f:
+        f.write(data)
+    vboard.save_image(fs, image)
+
+
 def _point_key(q, player):
     """The key for point q in the mover's numbering (25 bar, 0 off)."""
     if q == 25:
@@ -881,14 +954,74 @@ def _point_key(q, player):
     return "P%d" % (q if player == 0 else 25 - q)
 
 
-def run(cuts=1000, lines=100000, keys=100000, seed=None, minutes=None, fill=True, work=None):
+def merged(soaks):
+    """One Soak holding the figures of several boards run side by side (for its report)."""
+    m = soaks[0]
+    for o in soaks[1:]:
+        for k in ("n_cuts", "n_lines", "n_keys", "cuts", "lost", "announced_total", "torn_seen",
+                  "discarded", "lines_sent", "keys_sent", "keys_refused", "guided"):
+            setattr(m, k, getattr(m, k) + getattr(o, k))
+        for k in ("cut_kinds", "line_answers"):
+            for kk, v in getattr(o, k).items():
+                getattr(m, k)[kk] = getattr(m, k).get(kk, 0) + v
+        m.boot_times += o.boot_times
+        m.heaps += o.heaps
+        m.errors += o.errors
+        m.faults += ["board %d: %s" % (soaks.index(o) + 1, f) for f in o.faults]
+        m.feed_gap = max(m.feed_gap, o.feed_gap)
+        m.fill_note = m.fill_note or o.fill_note
+        v, ov = m.verified, o.verified
+        for k in ("records", "verified", "games", "finished", "exported", "torn"):
+            v[k] += ov[k]
+        for kk, n in ov["modes"].items():
+            v["modes"][kk] = v["modes"].get(kk, 0) + n
+    return m
+
+
+def run(cuts=1000, lines=100000, keys=100000, seed=None, minutes=None, fill=True, work=None,
+        boards=1):
+    """`bgboard soak`. With BOARDS > 1 the cuts, lines and keys are shared among that many
+    virtual boards run side by side (each its own flash; the flash is filled on the first)."""
+    import threading
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 30)
-    s = Soak(cuts, lines, keys, seed, minutes=minutes, fill=fill, work=work,
-             say=lambda t: print(t, flush=True))
-    try:
-        return s.run()
-    finally:
-        s.stop()
-        if s.tmp:
-            s.tmp.cleanup()
+    say = lambda t: print(t, flush=True)  # noqa: E731
+    soaks = []
+    for i in range(boards):
+        part = lambda n: n // boards + (1 if i < n % boards else 0)  # noqa: E731
+        w = None if work is None else Path(work) / ("board%d" % (i + 1) if boards > 1 else "")
+        tag = "board %d: " % (i + 1) if boards > 1 else ""
+        s = Soak(part(cuts), part(lines), part(keys), seed + i, minutes=minutes,
+                 fill=fill and i == 0, work=w, say=lambda t, tag=tag: say(tag + t))
+        s.reporting = boards == 1
+        soaks.append(s)
+    t0 = time.monotonic()
+    codes = [1] * boards
+
+    def one(i):
+        try:
+            codes[i] = soaks[i].run()
+        except Exception as e:          # a fault of the soak itself: say it, count it
+            soaks[i].fault("the soak stopped: %r" % e)
+            if soaks[i].verified is None:
+                soaks[i].verified = {"records": 0, "verified": 0, "games": 0, "finished": 0,
+                                     "exported": 0, "modes": {}, "torn": 0}
+        finally:
+            soaks[i].stop()
+            if soaks[i].tmp:
+                soaks[i].tmp.cleanup()
+
+    if boards == 1:
+        one(0)
+        return codes[0]
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(boards)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    m = merged(soaks)
+    m.say = say
+    m.seed = seed
+    say("(%d virtual boards side by side, seeds %d-%d)" % (boards, seed, seed + boards - 1))
+    m.report(m.verified, time.monotonic() - t0)
+    return 1 if m.faults else 0
