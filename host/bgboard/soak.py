@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -45,6 +46,11 @@ WRONG = ["KEY", "KEY P25", "KEY P0", "KEY P1 short", "KEY OK long long", "KEY p1
          "TICKETS ADD 1 x y", "TICKETS ADD x T-1 00", "TICKETS FOO", "TICKETS ASK x",
          "FROB %s", "%s", "HELLO %s", "STATE %s", "state", "hello", "Key ok x", "NONCE 1",
          "OK KEY P1", "ERR x", "!EV MOVE 0 8/5", "LOG 0001.bgr 1 x"]
+
+
+# bgcore keeps preallocated buffers at module level (the chip's heap is small): boards soaked side
+# by side in threads take turns with it
+BGCORE = threading.RLock()
 
 
 class Fault(Exception):
@@ -80,6 +86,11 @@ def board_answers(data, max_line=120):
 
 def replay_text(text):
     """(replay, header info, torn note) of a record's text, a chouette's too (RecordError)."""
+    with BGCORE:
+        return _replay_text(text)
+
+
+def _replay_text(text):
     lines = text.split("\n", 2)
     if len(lines) > 1 and lines[1].startswith("CHOUETTE "):
         from bgcore.chouette import replay as replay_chouette
@@ -299,6 +310,7 @@ class Soak:
                 rep, info, torn = replay_text(text)
             except Exception as e:
                 self.fault("%s does not replay after a power cut%s: %s" % (name, note, e))
+                self.known[name] = events_of(text)     # its events are on flash all the same
                 continue
             if torn:
                 self.torn_seen += 1
@@ -512,15 +524,17 @@ class Soak:
         if ph == "move" and st.get("dice", "-") != "-":
             if st.get("complete") == "1":
                 return self.press("OK")
-            pos = Position.from_id(st["pos"])
             d = st["dice"]
-            plays = pos.plays(int(d[0]), int(d[1]))
             done = [] if st.get("steps", "-") == "-" else st["steps"].split(",")
-            fits = [p for p in plays if ["%d/%d" % m for m in p.moves[:len(done)]] == done
-                    and len(p.moves) > len(done)]
+            with BGCORE:
+                pos = Position.from_id(st["pos"])
+                plays = pos.plays(int(d[0]), int(d[1]))
+                fits = [tuple(p.moves) for p in plays
+                        if ["%d/%d" % m for m in p.moves[:len(done)]] == done
+                        and len(p.moves) > len(done)]
             if not fits:
                 return self.press("UNDO")
-            s, t = r.choice(fits).moves[len(done)]
+            s, t = r.choice(fits)[len(done)]
             player = int(st.get("turn", 0))
             keys = [_point_key(s, player), _point_key(t, player)]
             for k in keys:
@@ -636,6 +650,10 @@ class Soak:
 
     def verify_all(self):
         """Every pulled record verified with `bgboard verify`'s code; finished games exported."""
+        with BGCORE:
+            return self._verify_all()
+
+    def _verify_all(self):
         from bgboard import chouette, games
         out = {"records": 0, "verified": 0, "games": 0, "finished": 0, "exported": 0,
                "modes": {}, "torn": 0}
@@ -729,7 +747,8 @@ class Soak:
         self.c.close()
         self.c = None
         p = Puller(str(self.link), out=str(self.out / "fill"), delete=True, show=False)
-        p.run()
+        with BGCORE:
+            p.run()
         self.c = Watcher(SerialTransport(str(self.link), 0.05), self)
         self.boot(time.monotonic())
         for name in p.deleted:
