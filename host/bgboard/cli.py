@@ -185,6 +185,13 @@ def _vboard(args):
                              install_profile=args.install, pid_file=args.pid_file, **extra)
 
 
+def _soak(args):
+    from bgboard.soak import run
+    return run(cuts=args.cuts, lines=args.lines, keys=args.keys, seed=args.seed,
+               minutes=args.minutes, fill=not args.no_fill, work=args.work,
+               boards=args.boards)
+
+
 def _sim(args):
     from bgboard.sim import run
     return run(flash=args.flash, profile=args.profile, heap=args.heap, fresh=args.new)
@@ -387,6 +394,25 @@ def build_parser():
     b.add_argument("--money-games", type=int, default=50, metavar="N",
                    help="bot: money games of level 6 against itself for the same analysis (50)")
     b.set_defaults(func=_bench)
+    sk = sub.add_parser("soak", help="power cuts, garbage lines and key mashing against a "
+                        "virtual board; prints figures")
+    sk.add_argument("--cuts", type=int, default=1000, metavar="N",
+                    help="power cuts (kill -9 of the board; default 1000)")
+    sk.add_argument("--lines", type=int, default=100000, metavar="N",
+                    help="garbage lines on the serial port (default 100000)")
+    sk.add_argument("--keys", type=int, default=100000, metavar="N",
+                    help="random key presses (default 100000)")
+    sk.add_argument("--seed", type=int, metavar="S", help="the soak's random seed (default: "
+                    "a new one, printed)")
+    sk.add_argument("--minutes", type=float, metavar="M",
+                    help="stop after M minutes with the figures so far")
+    sk.add_argument("--no-fill", action="store_true", help="skip filling the flash with "
+                    "records (years of games, then a pull with --delete)")
+    sk.add_argument("--boards", type=int, default=1, metavar="B", help="share the work among "
+                    "B virtual boards run side by side (default 1)")
+    sk.add_argument("--work", metavar="DIR", help="keep the flash image, the board's log and "
+                    "the pulled records here (default: a temporary folder)")
+    sk.set_defaults(func=_soak)
     rd = sub.add_parser("render", help="draw a position or a record's move as an SVG picture")
     rd.add_argument("source", metavar="POSITION_ID|RECORD", help="a gnubg Position ID, or a "
                     "game record (a file or an archived record's name)")

@@ -42,7 +42,7 @@ from micropython import const
 from bgcore.bot import Bot      # first: the network's tables need large unbroken blocks
 from bgcore.match import OPENING, MOVE, DOUBLED, GAME_OVER, MATCH_OVER
 
-from bgapp.journal import Journal
+from bgapp.journal import Journal, WriteFailed
 from bgapp.link import Link
 from bgapp.input import Input
 from bgapp import game, render
@@ -286,6 +286,7 @@ class App:
         b = self.bots.get(level)
         if b is None:
             b = self.bots[level] = Bot(level, self.seed)
+            b.tick = self.hal.feed            # the watchdog fed inside a long move's scoring
         return b
 
     def start_demo(self, n, fast):
@@ -333,6 +334,13 @@ class App:
                     if lk:
                         self.press(lk)
                 self.tick()
+            except WriteFailed as e:
+                # the board's own action (the bot's move, the next game) did not reach flash:
+                # the game stands where its record is; the menu shows why (no retry loop)
+                self.pending = None
+                self.message = str(e)
+                self.link.event("NO " + str(e))
+                self.to_menu()
             except MemoryError:
                 # nothing was written (events are checked before they go to flash): say so,
                 # free what can be freed and carry on
@@ -385,7 +393,10 @@ class App:
             self.message = ""
         if key != self.confirm:
             self.confirm = ""
-        why = self._route(key)
+        try:
+            why = self._route(key)
+        except WriteFailed as e:        # the game is back where its record is: refused
+            why = str(e)
         if why:
             self.message = why
             self.flash = time.ticks_add(self.hal.ticks_ms(), 1200)
@@ -450,6 +461,11 @@ class App:
         free = self.journal.free()
         if free is not None:
             out += " free=%d" % (free // 1024)
+        gc.collect()
+        out += " heap=%d" % gc.mem_free()
+        gap = getattr(self.hal, "feed_gap", None)
+        if gap is not None:           # the virtual board: the longest gap between feeds (µs)
+            out += " feedgap=%d" % gap
         return out
 
 

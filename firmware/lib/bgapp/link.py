@@ -159,6 +159,7 @@ class Link:
                     break
                 size += k
                 h.update(buf[:k] if k < 256 else buf)
+                self.hal.feed()           # LOGS hashes every record: feed inside
         return size, binascii.hexlify(h.digest()).decode()
 
     def _get(self, args):
@@ -246,6 +247,25 @@ def _fast(self, args):
 
 
 def _tickets(self, args):
+    # the tickets' code leaves the heap after the answer (unless a ranked game holds it): a
+    # stream of TICKETS lines must not grow the heap
+    import sys
+    had = [m for m in _TICKETS_CODE if m in sys.modules]
+    try:
+        _tickets_answer(self, args)
+    finally:
+        for m in _TICKETS_CODE:
+            if m not in had and m in sys.modules:
+                del sys.modules[m]
+                pkg, name = m.split(".")
+                if hasattr(sys.modules.get(pkg), name):
+                    delattr(sys.modules[pkg], name)
+
+
+_TICKETS_CODE = ("bgapp.tickets", "bgcore.rankfields")
+
+
+def _tickets_answer(self, args):
     # server tickets for ranked games (docs/protocol.md, docs/leaderboard.md)
     from bgapp.tickets import Tickets, MAX_ASK
     t = Tickets(self.hal)
