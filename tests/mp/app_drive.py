@@ -207,6 +207,19 @@ for cmd in sys.argv[3:]:
         # heap figure then holds no more of this script than it needs
         import drive_extra
         drive_extra.run(w, app, hal, key_play)
+    elif w[0] == "DEMO":
+        # DEMO n: a fast demo of n games; DEMOMEM g bytes: the heap in use after a collection
+        # as game g starts (its predecessor's state gone)
+        print("DEMO", app.start_demo(int(w[1]), True))
+        g = None
+        while app.demo:
+            app.tick()
+            if app.game and app.game.m.game != g:
+                g = app.game.m.game
+                gc.collect()
+                print("DEMOMEM", g, gc.mem_alloc())
+            gc.collect()
+            peak = max(peak, gc.mem_alloc())
     elif w[0] == "KEY":
         print("KEY", w[1], app.press(w[1]))
     elif w[0] == "LINE":

@@ -131,6 +131,7 @@ class App:
             rankplay.drop()
         if torn:
             self.note = "resumed; " + torn
+        self.play.leave()         # what the old game's view held (a move's plays) goes with it
         self.play = self.over
         self.go(self.over)
         self.changed()
@@ -153,6 +154,7 @@ class App:
         if why:
             return why
         self.end_session()
+        self.play.leave()         # what the old game's view held (a move's plays) goes with it
         self.play = self.over
         self.go(self.over)            # the menu's code leaves the heap before the game comes
         self.game = game.new(self, demo)
@@ -165,6 +167,7 @@ class App:
         if why:
             return why
         self.end_session()
+        self.play.leave()         # what the old game's view held (a move's plays) goes with it
         self.play = self.over
         self.go(self.over)
         gc.collect()                  # the chouette's code wants room in one piece
@@ -326,8 +329,9 @@ class App:
     def _loop(self):
         hal = self.hal
         while True:
-            self.link.poll()
+            waiting = False
             try:
+                waiting = self.link.poll()   # requests waiting: read on without a pause
                 for k in hal.keys():
                     lk = self.input.key(k)
                     self.dirty = True
@@ -358,7 +362,8 @@ class App:
             if self.dirty:
                 self.show()
             hal.feed()
-            hal.sleep_ms(5)
+            if not waiting:
+                hal.sleep_ms(5)
 
     def tick(self):
         now = self.hal.ticks_ms()
