@@ -194,7 +194,8 @@ def _soak(args):
 
 def _sim(args):
     from bgboard.sim import run
-    return run(flash=args.flash, profile=args.profile, heap=args.heap, fresh=args.new)
+    return run(flash=args.flash, profile=args.profile, heap=args.heap, fresh=args.new,
+               chip=args.chip)
 
 
 def _hw(args):
@@ -362,6 +363,9 @@ def build_parser():
     sm.add_argument("--heap", default=DEFAULT_HEAP, metavar="SIZE",
                     help="MicroPython heap size (default %s)" % DEFAULT_HEAP)
     sm.add_argument("--new", action="store_true", help="start from a blank flash (forget games)")
+    sm.add_argument("--chip", choices=sorted(CHIPS), default=DEFAULT_CHIP,
+                    help="the virtual board's kind: unix (MicroPython's unix port, default) or "
+                    "rp2040 (the rp2 firmware on the emulated chip, at chip speed)")
     sm.set_defaults(func=_sim)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")

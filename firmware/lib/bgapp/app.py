@@ -92,6 +92,7 @@ class App:
         self.flash = 0            # ticks until which a refusal is shown
         self.fast = False
         self.dirty = True
+        self.unsaved = False      # a menu key changed the settings: written after the frame
         self.sent = 0             # when the last frame went out on WATCH
         self.stale = False        # a newer frame is waiting to go out
         self.note = self.journal.settings_note or ""
@@ -361,6 +362,8 @@ class App:
                 hal.sleep_ms(200)
             if self.dirty:
                 self.show()
+            if self.unsaved:            # the key's answer is lit: now the flash write
+                self.save_settings()
             hal.feed()
             if not waiting:
                 hal.sleep_ms(5)
@@ -394,6 +397,8 @@ class App:
         """A logical key, from the board or the link. Returns None when it was taken, else the
         reason it was refused (shown on the board)."""
         self.dirty = True
+        if self.unsaved:          # (a key handled outside the loop: the last one's settings)
+            self.save_settings()
         if not self.pending:
             self.message = ""
         if key != self.confirm:
@@ -408,6 +413,10 @@ class App:
             self.hal.beep(80)
             self.link.event("NO " + why)
         return why
+
+    def save_settings(self):
+        self.unsaved = False
+        self.journal.save_settings()
 
     def _route(self, key):
         v = self.view
