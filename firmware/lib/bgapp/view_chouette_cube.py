@@ -10,6 +10,8 @@ _THINK_MS = const(500)
 
 
 class ChouetteCubeView(View):
+    module = "view_chouette_cube"
+
     def _who(self):
         g = self.app.game
         return g.answerer()
