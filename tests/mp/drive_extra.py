@@ -108,8 +108,8 @@ def run(w, app, hal, key_play):
                     want = {"captaindrop": 0, "boxwin": 0, "teamwin": 1}.get(plan, -1)
                     go = m.turn == want and doubled is None
                 else:
-                    can = m.phase == "turn" and bool(g.pickable())
                     go = plan == "multi" and doubled != turn and turned < 4
+                    can = go and m.phase == "turn" and bool(g.pickable())
                 if m.phase == "turn" and can and go:
                     doubled = turn
                     turned += 1
