@@ -97,9 +97,13 @@ def run(w, app, hal, key_play):
             elif mod == "view_chouette_double":
                 # one cube at a time: the last player in the line the person may double (on the
                 # team's turn a member other than the captain, when there is one), then OK
-                if g.picking:
+                # (a bot captain's team: the people are asked first; nothing picked, the bot rolls)
+                if g.picking or plan != "multi" or doubled != turn and turned >= 4:
                     app.press("OK")
                 else:
+                    if doubled != turn:
+                        doubled = turn
+                        turned += 1
                     p = g.pickable()[-1]
                     print("PICK", ch.names[p], app.press("P%d" % (ch.line.index(p) + 1)))
             elif v is app.roll:

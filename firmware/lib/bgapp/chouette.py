@@ -28,6 +28,7 @@ class ChouetteGame(Game):
         self.start = None         # the scores when this game began
         self.picking = None       # multiple cubes: the members picked so far (view_chouette_double)
         self.asked = None         # the turn whose bots in seats were asked to double
+        self.waived = None        # the turn whose people passed the chance to double a bot captain's
         self.screen = None        # the chouette's own view in use (view())
         self._sides()
 
@@ -44,6 +45,11 @@ class ChouetteGame(Game):
     def ev(self, payload):
         Game.ev(self, payload)
         self._sides()
+        if payload[:4] in ("ROLL", "OPEN"):
+            # the cube model is needed at the start of a turn (bots in seats: double, take?),
+            # not while a play is chosen among the roll's plays: its code leaves the heap
+            _forget("cube")
+            _forget("met")
 
     def begin(self, n):
         self.start = list(self.ch.scores)
@@ -67,6 +73,8 @@ class ChouetteGame(Game):
         ch = self.ch
         if ch.offers:
             return self._screen("view_chouette_cube", "ChouetteCubeView")
+        if self.picking is None and self.members_first():
+            self.picking = []
         if self.picking is not None and ch.match.phase == TURN:
             return self._screen("view_chouette_double", "ChouetteDoubleView")
         self.picking = None
@@ -113,6 +121,15 @@ class ChouetteGame(Game):
         if ch.match.turn == 1:
             out = [p for p in out if seat_level(ch.names[p]) is None]
         return out
+
+    def members_first(self):
+        """Multiple cubes, the team on roll with a bot as captain: the people in the team who may
+        double the box get the chance first (the pick), once a turn."""
+        ch = self.ch
+        m = ch.match
+        return (ch.cubes == model.MULTIPLE and m.phase == TURN and m.turn == 1
+                and self.who[1] is not None and self.waived != (m.game, self.rep.slot)
+                and self.pickable())
 
     def bot_doubles(self):
         """At the start of a person's turn, the bots in seats on that side turn their own cubes
@@ -207,3 +224,12 @@ class ChouetteGame(Game):
                                         "" if o < 0 else "bm"[o],
                                         "?" if p in ch.offers else "" if p in ch.playing else "x"))
         return top, " ".join(cubes)
+
+
+def _forget(name):
+    # bgcore.<name> out of RAM (imported again when needed)
+    import sys
+    sys.modules.pop("bgcore." + name, None)
+    pkg = sys.modules.get("bgcore")
+    if pkg and hasattr(pkg, name):
+        delattr(pkg, name)

@@ -2,7 +2,9 @@
 # the members it doubles (one, some or all); on the team's turn each member who is a person picks
 # their own cube to double the box. P1-P8 pick a player by their place in the line (the box is
 # P1, the captain P2), again to unpick; OK offers the picked cubes (each is answered on its own:
-# view_chouette_cube), UNDO or DOUBLE goes back to the roll.
+# view_chouette_cube), UNDO or DOUBLE goes back to the roll. When a bot captains the team, its
+# people get this screen at the start of the team's turn: OK with nothing picked (or UNDO) lets
+# the bot roll on.
 
 from bgapp.game import View
 
@@ -15,15 +17,14 @@ class ChouetteDoubleView(View):
         g = app.game
         ch = g.ch
         picked = g.picking
-        if key == "OK":
-            if not picked:
+        m = ch.match
+        if key in ("OK", "UNDO", "DOUBLE"):
+            if key == "OK" and not picked and g.who[m.turn] is None:
                 return "pick a cube first: P2-P%d (the player's place in the line)" % len(ch.line)
             g.picking = None
-            g.offer([p for p in ch.line if p in picked])
-            app.changed()
-            return None
-        if key in ("UNDO", "DOUBLE"):
-            g.picking = None
+            g.waived = (m.game, g.rep.slot)     # the people's chance this turn is used
+            if key == "OK":
+                g.offer([p for p in ch.line if p in picked])
             app.changed()
             return None
         n = int(key[1:]) if key[0] == "P" and key[1:].isdigit() else 0
@@ -45,6 +46,8 @@ class ChouetteDoubleView(View):
         cands = g.pickable()
         out = View.lines(self)
         out[0] = "%s doubles: P# picks, OK offers" % who
+        if g.who[ch.match.turn] is not None and not g.picking:
+            out[0] = "double the box? P# picks, OK no"
         out[2] = " ".join("P%d %s %d%s" % (ch.line.index(p) + 1, ch.names[p][:3],
                                            2 * ch.cube[p], "+" if p in g.picking else "")
                           for p in cands)
