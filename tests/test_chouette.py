@@ -223,6 +223,11 @@ def test_a_four_player_single_cube_chouette_by_keys_with_a_power_cut(tmp_path, m
     assert e.returncode == 0 and e.stdout.split(), e.stderr
 
 
+def short(name):
+    # a name as the board's display shows it (bgapp.chouette.short)
+    return "bot" + name.rsplit("-", 1)[-1] if name.startswith("bot:") else name[:3]
+
+
 def _verify(rec):
     v = subprocess.run([BGBOARD, "verify", str(rec), "--json"], capture_output=True, text=True)
     j = json.loads(v.stdout)
@@ -248,7 +253,7 @@ def test_a_five_player_multiple_cube_chouette_by_keys_with_drops_and_a_power_cut
     assert first[0]["chouette"] == "multiple" and first[0]["line"].count(",") == 4
     assert first[-1]["phase"] not in ("game_over", "opening"), first[-1]   # cut mid-game
     out2 = board(tmp_path, mpy_lib, "STATE", "CGAME multi", "STATE", "KEY OK", "CGAME multi",
-                 "STATE", seed=5)
+                 "STATE", "SHOW", seed=5)
     again = states(out2)
     for k in ("pos", "line", "scores", "members", "game", "phase", "turn", "dice", "cube"):
         assert again[0][k] == first[-1][k], k
@@ -292,10 +297,17 @@ def test_a_five_player_multiple_cube_chouette_by_keys_with_drops_and_a_power_cut
     assert j["games"] == 3 and sum(j["score"]) == 0
     assert ",".join("%s:%d" % (n, s) for n, s in zip(j["players"], j["score"])) \
         == again[-1]["scores"]
+    # between games the display shows the settlement, the line and every player's score
+    shown = [ln for ln in out2.splitlines() if ln.startswith("TEXT ")][-1][5:].split("|")
+    score = dict(x.rsplit(":", 1) for x in again[-1]["scores"].split(","))
+    line = again[-1]["line"].split(",")
+    assert shown[0].startswith("game 3: ")
+    assert shown[1] == "line " + " ".join(short(n) for n in line)
+    assert shown[2] == " ".join("%s%+d" % (short(n), int(score[n])) for n in line)
     # the live heap: a chouette's code and state on top of a game's stay under 192 KB
     peaks = _peaks(outs)
-    print("chouette (5 players, multiple cubes):", again[-1]["scores"], "live peak",
-          max(peaks) // 1024, "KB")
+    print("chouette (5 players, multiple cubes) as the board shows it: %s; live peak %d KB"
+          % (" | ".join(shown), max(peaks) // 1024))
     assert max(peaks) < 192 * 1024
 
 

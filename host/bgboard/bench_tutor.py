@@ -8,7 +8,12 @@ figure for the steps before it (the key-to-frame time of any step, the floor). A
 `--think` ms after the dice show before the first key, `--gap` ms between the frame a step
 changed and the next key (0 and 0: each key as soon as the board has shown the last one).
 The plays keyed are the bot's best, and every fourth turn the worst legal play (a blunder the
-tutor warns about)."""
+tutor warns about).
+
+Then, through the raw REPL with the HAL open (tests/mp/tutor_probe.py), the parts on their own,
+on the chip and on the unix port: a whole roll's plays scored at the completing step (the worst
+case: a play keyed before the board's loop ran once), one background slice (what each pass of
+the loop does while the person keys) and the completing step once the background is done."""
 
 import os
 import statistics
@@ -20,6 +25,7 @@ from pathlib import Path
 from bgboard import chip, paths
 
 HOLD_MS = 80
+PROBE = paths.MP_SCRIPTS / "tutor_probe.py"
 
 
 def _state(b):
@@ -129,7 +135,64 @@ def play_game(board, link_board, say, think_ms, gap_ms, turns):
     return done, steps, warned, counts
 
 
-def run(turns=12, think_ms=400, gap_ms=250, seed=2026, profile="reference"):
+def probe(board, rolls, seed):
+    """tutor_probe.py on the chip (raw REPL, the HAL open), then the app again."""
+    import json
+    from mpremote.transport_serial import SerialTransport
+    t = SerialTransport(str(board.link), baudrate=115200)
+    try:
+        for attempt in range(10):
+            try:
+                t.enter_raw_repl(soft_reset=True, timeout_overall=120)
+                break
+            except Exception:
+                if attempt == 9:
+                    raise
+        code = "ROLLS = %d\nSEED = %d\n" % (rolls, seed) + PROBE.read_text()
+        out, err = t.exec_raw(code, timeout=3600)
+        if err:
+            raise RuntimeError("the probe failed on the chip: %s" % err.decode()[-400:])
+        t.exit_raw_repl()
+    finally:
+        t.close()
+    return json.loads(out.decode().strip().splitlines()[-1])
+
+
+def unix_probe(rolls, seed):
+    import json
+    import subprocess
+    from bgboard.build import compile_lib
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = Path(tmp) / "lib"
+        compile_lib(lib)
+        r = subprocess.run([paths.tool("micropython"), "-X", "heapsize=240k", str(PROBE),
+                            str(rolls), str(seed)], capture_output=True, text=True,
+                           env=dict(os.environ, MICROPYPATH=str(lib)))
+        if r.returncode:
+            raise RuntimeError("the probe failed on the unix port: %s" % r.stderr[-400:])
+        return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def _figures(say, chip_res, unix_res):
+    say("%-40s %24s %24s" % ("the tutor's parts (%d rolls, %d-%d plays)"
+                             % (len(chip_res["plays"]), min(chip_res["plays"]),
+                                max(chip_res["plays"])),
+                             "chip median / worst ms", "unix median / worst ms"))
+    for key, what in (("cold_us", "all plays scored at the completing step"),
+                      ("slice_us", "one background slice (a loop pass)"),
+                      ("warm_us", "completing step, background done")):
+        c, u = chip_res[key], unix_res[key]
+        say("%-40s %12.1f / %9.1f %12.2f / %9.2f" % (
+            what, statistics.median(c) / 1000, max(c) / 1000, statistics.median(u) / 1000,
+            max(u) / 1000))
+    worst = max(range(len(chip_res["cold_us"])), key=lambda i: chip_res["cold_us"][i])
+    say("the worst roll: %d plays, %.0f ms on the chip, %.1f ms on the unix port (%.0fx)"
+        % (chip_res["plays"][worst], chip_res["cold_us"][worst] / 1000,
+           unix_res["cold_us"][worst] / 1000,
+           chip_res["cold_us"][worst] / max(1, unix_res["cold_us"][worst])))
+
+
+def run(turns=12, think_ms=400, gap_ms=250, seed=2026, profile="reference", rolls=30):
     try:
         chip.check()
     except chip.ChipUnavailable as e:
@@ -158,12 +221,17 @@ def run(turns=12, think_ms=400, gap_ms=250, seed=2026, profile="reference"):
                 if st.get("tutor") != "40" or st.get("mode") != "money":
                     raise RuntimeError("the board did not take the settings: %s" % st)
                 done, steps, warned, counts = play_game(board, b, say, think_ms, gap_ms, turns)
+            chip_res = probe(board, rolls, seed) if rolls else None
         finally:
             board.stop()
-    say("completing step -> frame: median %.0f ms, worst %.0f ms (%d plays keyed, %d warned; "
-        "%d-%d legal plays a roll)" % (statistics.median(done), max(done), len(done), warned,
-                                       min(counts), max(counts)))
-    say("any other step -> frame:  median %.0f ms, worst %.0f ms (%d steps)"
-        % (statistics.median(steps), max(steps), len(steps)))
+    if done:
+        say("completing step -> frame: median %.0f ms, worst %.0f ms (%d plays keyed, %d warned; "
+            "%d-%d legal plays a roll)" % (statistics.median(done), max(done), len(done),
+                                           warned, min(counts), max(counts)))
+    if steps:
+        say("any other step -> frame:  median %.0f ms, worst %.0f ms (%d steps)"
+            % (statistics.median(steps), max(steps), len(steps)))
+    if chip_res:
+        _figures(say, chip_res, unix_probe(rolls, seed))
     say("(%.0f s of host time)" % (time.monotonic() - t0))
     return 0

@@ -21,7 +21,8 @@ def _bench(args):
         return run(levels=tuple(args.levels or (6,)), seed=args.seed, demo=not args.no_demo)
     if args.what == "tutor":
         from bgboard.bench_tutor import run
-        return run(turns=args.turns, think_ms=args.think, gap_ms=args.gap)
+        return run(turns=args.turns, think_ms=args.think, gap_ms=args.gap, seed=args.seed,
+                   rolls=args.rolls)
     if args.what == "rules":
         from bgboard.bench_rules import run
         return run(pairs=args.pairs or 3000, seed=args.seed)
@@ -370,6 +371,8 @@ def build_parser():
                    help="leaderboard: ranked records to submit (40)")
     b.add_argument("--turns", type=int, default=12, metavar="N",
                    help="tutor: the person's plays to key (12)")
+    b.add_argument("--rolls", type=int, default=30, metavar="N",
+                   help="tutor: rolls whose parts are timed on their own (30; 0: skip)")
     b.add_argument("--think", type=int, default=400, metavar="MS",
                    help="tutor: emulated ms from the dice shown to the first key (400)")
     b.add_argument("--gap", type=int, default=250, metavar="MS",

@@ -201,7 +201,10 @@ for cmd in sys.argv[3:]:
         think = int(w[1])
     elif w[0] == "SEED":
         pass
-    elif w[0] in ("TURN", "BLUNDER", "BEST", "SHOW", "CGAME", "MEM"):
+    elif w[0] == "CGAME":
+        import drive_chouette
+        drive_chouette.run(w, app, hal, key_play)
+    elif w[0] in ("TURN", "BLUNDER", "BEST", "SHOW", "MEM"):
         # the tutor's and the chouette's commands, in a module loaded when used: a plain game's
         # heap figure then holds no more of this script than it needs
         import drive_extra

@@ -11,6 +11,14 @@ from bgcore.match import TURN, GAME_OVER
 from bgapp.game import Game
 
 
+def short(name):
+    """A player's name on the display: three letters, a bot as bot and its seat ("bot:6-4" ->
+    "bot4")."""
+    if name.startswith("bot:"):
+        return "bot" + name.rsplit("-", 1)[-1]
+    return name[:3]
+
+
 def seat_level(name):
     """The bot level of a seat's name ("bot:6-2": level 6 in seat 2), None for a person."""
     if name.startswith("bot:"):
@@ -175,7 +183,7 @@ class ChouetteGame(Game):
         before = self.start or [0] * len(ch.scores)
         after = ch.settled()
         self.result = "game %d: %s" % (m.game, " ".join(
-            "%s %+d" % (ch.names[p][:3], after[p] - before[p]) for p in range(len(after))
+            "%s %+d" % (short(ch.names[p]), after[p] - before[p]) for p in range(len(after))
             if after[p] != before[p]))
         self.ev("SCORE " + " ".join(str(x) for x in after))
 
@@ -220,7 +228,7 @@ class ChouetteGame(Game):
         cubes = []
         for p in (ch.games[-1][2] if ch.games else ()):
             o = ch.owner.get(p, -1)
-            cubes.append("%s %d%s%s" % (ch.names[p][:3], ch.cube.get(p, 1),
+            cubes.append("%s %d%s%s" % (short(ch.names[p]), ch.cube.get(p, 1),
                                         "" if o < 0 else "bm"[o],
                                         "?" if p in ch.offers else "" if p in ch.playing else "x"))
         return top, " ".join(cubes)

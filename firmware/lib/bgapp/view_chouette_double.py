@@ -7,6 +7,7 @@
 # the bot roll on.
 
 from bgapp.game import View
+from bgapp.chouette import short
 
 
 class ChouetteDoubleView(View):
@@ -48,7 +49,7 @@ class ChouetteDoubleView(View):
         out[0] = "%s doubles: P# picks, OK offers" % who
         if g.who[ch.match.turn] is not None and not g.picking:
             out[0] = "double the box? P# picks, OK no"
-        out[2] = " ".join("P%d %s %d%s" % (ch.line.index(p) + 1, ch.names[p][:3],
+        out[2] = " ".join("P%d %s %d%s" % (ch.line.index(p) + 1, short(ch.names[p]),
                                            2 * ch.cube[p], "+" if p in g.picking else "")
                           for p in cands)
         return out

@@ -5,6 +5,7 @@
 # LEAVE line in the record.
 
 from bgapp.game import View
+from bgapp.chouette import short
 from bgcore.chouette import MIN_PLAYERS, MAX_PLAYERS
 from bgcore.record import quote
 
@@ -51,8 +52,8 @@ class ChouetteLineView(View):
         app = self.app
         g = app.game
         ch = g.ch
-        return [g.result or "game over", "line " + " ".join(ch.names[p][:3] for p in ch.line),
-                " ".join("%s%+d" % (ch.names[p][:3], ch.scores[p]) for p in ch.line),
+        return [g.result or "game over", "line " + " ".join(short(ch.names[p]) for p in ch.line),
+                " ".join("%s%+d" % (short(ch.names[p]), ch.scores[p]) for p in ch.line),
                 app.message or "OK next, P# leaves, DOUBLE/HINT join"]
 
 
