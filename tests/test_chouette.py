@@ -266,8 +266,10 @@ def test_a_five_player_multiple_cube_chouette_by_keys_with_drops_and_a_power_cut
     assert any(len({x.split(":")[-3] for x in m}) > 1 and any(x.endswith(":out") for x in m)
                for m in members), members
     texts = [ln for ln in outs.splitlines() if ln.startswith("CTEXT ")]
-    assert all(re.match(r"CTEXT [^|]*\|box \S+ capt \S+\|(\S+ \d+[bm]?[?x]? ?){4}\|", t)
-               for t in texts), texts[:3]
+    # (box and captain, then two members to a line: name:cube, b or m who holds it, ? offered,
+    # x out)
+    assert all(re.match(r"CTEXT [^|]*\|box \S+ cpt \S+\|\S+:\d+[bm]?[?x]? \S+:\d+[bm]?[?x]?\|"
+                        r"\S+:\d+[bm]?[?x]? \S+:\d+[bm]?[?x]?\|", t) for t in texts), texts[:3]
     # the record: the box doubled members one by one, members other than the captain doubled
     # the box, and doubles were dropped on both sides
     rec = tmp_path / first[0]["record"]
@@ -301,12 +303,15 @@ def test_a_five_player_multiple_cube_chouette_by_keys_with_drops_and_a_power_cut
     shown = [ln for ln in out2.splitlines() if ln.startswith("TEXT ")][-1][5:].split("|")
     score = dict(x.rsplit(":", 1) for x in again[-1]["scores"].split(","))
     line = again[-1]["line"].split(",")
-    assert shown[0].startswith("game 3: ")
-    assert shown[1] == "line " + " ".join(short(n) for n in line)
-    assert shown[2] == " ".join("%s%+d" % (short(n), int(score[n])) for n in line)
+    assert shown[0] == "after game 3" and len(shown) == len(line) + 2
+    rows = [re.match(r"(\S+) +([-+]\d+) =([-+]\d+)$", x).groups() for x in shown[1:-1]]
+    assert [(r[0], int(r[2])) for r in rows] == [(short(n), int(score[n])) for n in line]
+    assert sum(int(r[1]) for r in rows) == 0            # the game's settlement adds up
+    assert all(len(x) <= 16 for x in shown)              # an OLED line holds 16 characters
     # the live heap: a chouette's code and state on top of a game's stay under 192 KB
     peaks = _peaks(outs)
-    print("chouette (5 players, multiple cubes) as the board shows it: %s; live peak %d KB"
+    print("chouette (5 players, multiple cubes), the board's display after game 3: %s; live "
+          "peak %d KB"
           % (" | ".join(shown), max(peaks) // 1024))
     assert max(peaks) < 192 * 1024
 

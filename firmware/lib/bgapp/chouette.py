@@ -221,17 +221,25 @@ class ChouetteGame(Game):
             ",".join("%s:%d" % (ch.names[p], ch.scores[p]) for p in range(len(ch.names)))))
 
     def text(self):
-        """Two display lines: box and captain; every member's cube: its value, then b (the box
-        holds it) or m (the member does), ? offered, x out of the game."""
+        """The display's lines between the status and the message (an OLED line holds 16
+        characters): the box and the captain, then every member's cube two to a line: its
+        value, b (the box holds it) or m (the member does), ? offered, x out of the game."""
         ch = self.ch
-        top = "box %s capt %s" % self.names
-        cubes = []
+        out = ["box %s cpt %s" % (short(self.names[0]), short(self.names[1]))]
+        line = ""
         for p in (ch.games[-1][2] if ch.games else ()):
             o = ch.owner.get(p, -1)
-            cubes.append("%s %d%s%s" % (short(ch.names[p]), ch.cube.get(p, 1),
-                                        "" if o < 0 else "bm"[o],
-                                        "?" if p in ch.offers else "" if p in ch.playing else "x"))
-        return top, " ".join(cubes)
+            cube = "%s:%d%s%s" % (short(ch.names[p]), ch.cube.get(p, 1),
+                                  "" if o < 0 else "bm"[o],
+                                  "?" if p in ch.offers else "" if p in ch.playing else "x")
+            if line:
+                out.append(line + " " + cube)
+                line = ""
+            else:
+                line = cube
+        if line:
+            out.append(line)
+        return out
 
 
 def _forget(name):

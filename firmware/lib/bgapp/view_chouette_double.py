@@ -45,13 +45,14 @@ class ChouetteDoubleView(View):
         ch = g.ch
         who = "box" if ch.match.turn == 0 else "team"
         cands = g.pickable()
-        out = View.lines(self)
-        out[0] = "%s doubles: P# picks, OK offers" % who
+        first = "%s doubles: P#" % who
         if g.who[ch.match.turn] is not None and not g.picking:
-            out[0] = "double the box? P# picks, OK no"
-        out[2] = " ".join("P%d %s %d%s" % (ch.line.index(p) + 1, short(ch.names[p]),
-                                           2 * ch.cube[p], "+" if p in g.picking else "")
-                          for p in cands)
+            first = "double? P#, OK no"
+        out = [first]
+        for p in cands:         # P3 Ann->2 +: picked
+            out.append("P%d %s->%d%s" % (ch.line.index(p) + 1, short(ch.names[p]),
+                                         2 * ch.cube[p], " +" if p in g.picking else ""))
+        out.append(self.app.message or "OK offers, UNDO back")
         return out
 
     def state(self):

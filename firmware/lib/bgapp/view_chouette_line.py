@@ -49,12 +49,22 @@ class ChouetteLineView(View):
         return None
 
     def lines(self):
+        """After game N, a line per player in the line's order (the box first): what the game
+        settled, then the running score ("Ann  +2 = -4"; an OLED line holds 16 characters),
+        then the message or what OK does. Over the link the settlement line comes first."""
         app = self.app
         g = app.game
         ch = g.ch
-        return [g.result or "game over", "line " + " ".join(short(ch.names[p]) for p in ch.line),
-                " ".join("%s%+d" % (short(ch.names[p]), ch.scores[p]) for p in ch.line),
-                app.message or "OK next, P# leaves, DOUBLE/HINT join"]
+        before = g.start or ()
+        out = ["after game %d" % ch.match.game]
+        for p in ch.line:           # (resumed after a power cut: the totals alone)
+            if before:
+                d = ch.scores[p] - before[p] if p < len(before) else 0
+                out.append("%-4s %+3d =%+d" % (short(ch.names[p]), d, ch.scores[p]))
+            else:
+                out.append("%-4s =%+d" % (short(ch.names[p]), ch.scores[p]))
+        out.append(app.message or "OK: next game")
+        return out
 
 
 def newcomer(app, ch, bot):
