@@ -1,5 +1,6 @@
 # Run by MicroPython's unix port: the board's app with a HAL that keeps frames in memory, a data
-# directory on the host and keys fed by this script. argv: data dir, profile path, then a script:
+# directory on the host, a clock of its own (so that a script, ranked games included, is always
+# the same run) and keys fed by this script. argv: data dir, profile path, then a script:
 # "SEED n" (the dice seed), "KEY name", "TICK n" (run the loop n times), "GAME" (play player 0's
 # side to the end of the game), "LINE request" (a protocol line), "STATE", "NOTE", "TURN" (play
 # the person's best play, keyed in, until the next roll), "BLUNDER" (play best plays until a roll
@@ -42,10 +43,13 @@ class Hal:
         self.lines = lines
 
     def ticks_ms(self):
-        return time.ticks_ms()
+        # a clock of its own, a millisecond a reading: the same script is the same run whatever
+        # the machine's load (a ranked game's entropy mixes the clock in with the seed)
+        self.t += 1
+        return self.t
 
     def sleep_ms(self, ms):
-        pass
+        self.t += ms
 
     def seed(self):
         return SEED
