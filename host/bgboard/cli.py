@@ -19,6 +19,10 @@ def _bench(args):
     if args.what == "chip":
         from bgboard.bench_chip import run
         return run(levels=tuple(args.levels or (6,)), seed=args.seed, demo=not args.no_demo)
+    if args.what == "tutor":
+        from bgboard.bench_tutor import run
+        return run(turns=args.turns, think_ms=args.think, gap_ms=args.gap, seed=args.seed,
+                   rolls=args.rolls)
     if args.what == "rules":
         from bgboard.bench_rules import run
         return run(pairs=args.pairs or 3000, seed=args.seed)
@@ -369,12 +373,21 @@ def build_parser():
     sm.set_defaults(func=_sim)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
-    b.add_argument("what", choices=["rules", "bot", "logs", "chip", "leaderboard"],
+    b.add_argument("what", choices=["rules", "bot", "logs", "chip", "leaderboard", "tutor"],
                    help="what to measure (logs: pulling records over the protocol against "
                    "mpremote fs cp; chip: the firmware on the emulated RP2040, in emulated time; "
-                   "leaderboard: submissions verified per second)")
+                   "leaderboard: submissions verified per second; tutor: a person's wait for the "
+                   "tutor's check of a play on the emulated RP2040)")
     b.add_argument("--games", type=int, metavar="N",
                    help="leaderboard: ranked records to submit (40)")
+    b.add_argument("--turns", type=int, default=12, metavar="N",
+                   help="tutor: the person's plays to key (12)")
+    b.add_argument("--rolls", type=int, default=30, metavar="N",
+                   help="tutor: rolls whose parts are timed on their own (30; 0: skip)")
+    b.add_argument("--think", type=int, default=400, metavar="MS",
+                   help="tutor: emulated ms from the dice shown to the first key (400)")
+    b.add_argument("--gap", type=int, default=250, metavar="MS",
+                   help="tutor: emulated ms between a step shown and the next key (250)")
     b.add_argument("--no-demo", action="store_true", help="chip: skip the demo game (the "
                    "watchdog-feed gaps)")
     b.add_argument("--port", metavar="PORT",

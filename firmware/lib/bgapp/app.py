@@ -12,7 +12,9 @@
 #   view_bot.py    the computer's turn (it acts by itself)   view_anim.py  a play shown step by step
 #   view_over.py   game or match over: OK for the next       view_demo.py  DEMO games
 #   view_chouette.py   the chouette set-up (menu DOUBLE)   view_chouette_cube.py  a chouette's double
-#                  answered cube by cube (the chouette game itself: bgapp/chouette.py)
+#                  answered cube by cube   view_chouette_double.py  multiple cubes: the cubes to turn
+#   view_chouette_line.py  between a chouette's games: next game, join, leave (the chouette game
+#                  itself, which picks these screens: bgapp/chouette.py)
 #   view_name.py   a name and country after a ranked win     view_best.py  the best ranked wins
 # MENU and PIPS are the dispatcher's own (they work on every screen); while a demo runs every key
 # goes to the demo. The menu, pips, demo and chouette views are loaded when shown (the menu and
@@ -82,7 +84,6 @@ class App:
         self.anim = AnimView(self)
         self.over = OverView(self)
         self.demo = None          # the DEMO view while a demo runs
-        self.ccube = None         # a chouette's cube answers (loaded for a chouette)
         self.view = None          # type: game.View  # the active view
         self.play = self.over     # type: game.View  # the game's view (unless menu or pips is active)
         self.pending = None       # the timer: (function, due ticks)
@@ -172,8 +173,9 @@ class App:
         self.play = self.over
         self.go(self.over)
         gc.collect()                  # the chouette's code wants room in one piece
-        from bgapp import chouette
-        self.game = chouette.new(self)
+        from bgapp.view_chouette import start
+        self.game = start(self)
+        unload("view_chouette")       # the set-up's code leaves with the set-up
         self.game.begin(1)
         self.changed()
         return None
@@ -216,10 +218,10 @@ class App:
             return self.demo
         m = g.m
         ph = m.phase
-        if g.ch and g.ch.offers:
-            if not self.ccube:
-                self.ccube = load("view_chouette_cube", "ChouetteCubeView")(self)
-            return self.ccube
+        if g.ch:
+            v = g.view()              # a chouette's own screens (bgapp.chouette)
+            if v:
+                return v
         if ph in (GAME_OVER, MATCH_OVER) and "SEED" in g.rep.ranked:
             from bgcore.ranked import due
             if due(g.rep):            # a ranked win: the name and country to enter
