@@ -11,6 +11,7 @@
 #   view_cube.py   a person answering a double: take, drop, beaver
 #   view_bot.py    the computer's turn (it acts by itself)   view_anim.py  a play shown step by step
 #   view_over.py   game or match over: OK for the next       view_demo.py  DEMO games
+#   view_resign.py a resignation offered (RESIGN, or the bot's): accept or refuse
 #   view_chouette.py   the chouette set-up (menu DOUBLE)   view_chouette_cube.py  a chouette's double
 #                  answered cube by cube (the chouette game itself: bgapp/chouette.py)
 #   view_name.py   a name and country after a ranked win     view_best.py  the best ranked wins
@@ -229,6 +230,8 @@ class App:
             return self.over
         if ph == OPENING:
             return self.roll
+        if g.resigning:
+            return g.resign_view()
         p = g.actor()
         if g.who[p] is not None and g.keyin != p:
             return self.bot_turn
@@ -407,6 +410,8 @@ class App:
             return self.show_pips()
         if v.playing and self.pending:
             return "wait: the board is busy"
+        if key == "RESIGN" and v.playing and v is not self.over and not self.game.resigning:
+            return self.game.resign_key()
         return v.key(key)
 
     # ---- showing -----------------------------------------------------------------------------
