@@ -77,8 +77,8 @@ class MenuView(View):
             if s["tutor"] and app.game:
                 app.game.tutor_on()
         else:
-            return ("not a menu choice (P1-P23, P24 pips, DOUBLE chouette, HINT bot resigns, OK new "
-                    "game, MENU back)")
+            return ("not a menu choice (P1-P23, P24 pips, DOUBLE chouette, HINT bot resigns, "
+                    "OK new game, MENU back)")
         app.journal.save_settings()    # remembered at once, across power cuts
         return None
 
