@@ -11,6 +11,7 @@
 #   view_cube.py   a person answering a double: take, drop, beaver
 #   view_bot.py    the computer's turn (it acts by itself)   view_anim.py  a play shown step by step
 #   view_over.py   game or match over: OK for the next       view_demo.py  DEMO games
+#   view_resign.py a resignation offered (RESIGN, or the bot's): accept or refuse
 #   view_chouette.py   the chouette set-up (menu DOUBLE)   view_chouette_cube.py  a chouette's double
 #                  answered cube by cube   view_chouette_double.py  multiple cubes: the cubes to turn
 #   view_chouette_line.py  between a chouette's games: next game, join, leave (the chouette game
@@ -235,6 +236,8 @@ class App:
             return self.over
         if ph == OPENING:
             return self.roll
+        if g.resigning:
+            return g.resign_view()
         p = g.actor()
         if g.who[p] is not None and g.keyin != p:
             return self.bot_turn
@@ -434,6 +437,8 @@ class App:
             return self.show_pips()
         if v.playing and self.pending:
             return "wait: the board is busy"
+        if key == "RESIGN" and v.playing and v is not self.over and not self.game.resigning:
+            return self.game.resign_key()
         return v.key(key)
 
     # ---- showing -----------------------------------------------------------------------------
