@@ -78,18 +78,6 @@ for a in sys.argv[3:]:
     if a.startswith("SEED "):
         SEED = int(a[5:])
 
-# The tutor's and the chouette's commands live in modules of their own, compiled from source
-# when imported: imported here, before the app, when the script has one of them (the compiler
-# then finds its room in a heap still in one piece; in a 192k heap with a game in progress it
-# may not).
-_cmds = [a.split()[0] for a in sys.argv[3:] if a.strip()]
-if [c for c in _cmds if c in ("TURN", "BLUNDER", "BEST", "SHOW", "MEM")]:
-    import drive_extra      # noqa: F401
-if "CGAME" in _cmds:
-    import drive_chouette   # noqa: F401
-del _cmds
-gc.collect()
-
 from bghal import profile as P
 prof = P.load(sys.argv[2])
 del sys.modules["bghal.profile"]
@@ -222,8 +210,7 @@ for cmd in sys.argv[3:]:
         drive_chouette.run(w, app, hal, key_play)
     elif w[0] in ("TURN", "BLUNDER", "BEST", "SHOW", "MEM"):
         # the tutor's and the chouette's commands, in a module loaded when used: a plain game's
-        # heap figure then holds no more of this script than it needs (imported before the
-        # app when the script has them: see above)
+        # heap figure then holds no more of this script than it needs
         import drive_extra
         drive_extra.run(w, app, hal, key_play)
     elif w[0] == "DEMO":
