@@ -146,12 +146,15 @@ class Client:
         raise TimeoutError("the board does not answer HELLO")
 
     def state(self):
-        """STATE's fields; the flash's free space (KB, which littlefs's own housekeeping moves
-        by a block now and then) is kept apart, in `free`."""
+        """STATE's fields; the measurements that move on their own are kept apart: the flash's
+        free space (`free`, KB, which littlefs's own housekeeping moves by a block now and then),
+        the free heap (`heap`) and the longest gap between watchdog feeds (`feedgap`)."""
         line = self.cmd("STATE")
         assert line.startswith("STATE "), line
         st = dict(w.split("=", 1) for w in line.split()[1:])
         self.free = int(st.pop("free")) if "free" in st else None
+        self.heap = int(st.pop("heap")) if "heap" in st else None
+        self.feedgap = int(st.pop("feedgap")) if "feedgap" in st else None
         return st
 
     def wait_player(self, timeout=60):
@@ -354,7 +357,7 @@ def test_demo_games_and_resume_of_the_game_in_progress(board):
     assert len(demo) == 1
     data, size, digest = c.get(demo[0])
     rep = check_record(data.decode())
-    assert rep.ended and len(rep.results) == 2 and sum(rep.match.score) >= 2
+    assert rep.ended and rep.finished == 2 and sum(rep.match.score) >= 2
     assert data.decode().startswith("BGR 1 mode=nocube") and "p0=bot:6 p1=bot:6" in data.decode()
 
 

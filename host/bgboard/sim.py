@@ -6,7 +6,9 @@ coloured dots in the panel's geometry; keys typed (or points clicked) are sent a
 those of a four-button board (`--profile minimal`) as its four buttons. Beside the panel: the
 board's display, what to press now (from STATE), a colour legend and the game's events.
 Quitting leaves the game on the virtual board's flash; the next start resumes it. `--new` starts
-from a blank flash, after asking what to do with records never pulled."""
+from a blank flash, after asking what to do with records never pulled. With `--chip rp2040` the
+board is the emulated Pico (bgboard.chip: the real rp2 firmware at chip speed) on a flash image
+of its own."""
 
 import hashlib
 import os
@@ -161,8 +163,8 @@ def players(st):
     return ["player 1", "player 2"]
 
 
-def default_flash():
-    return paths.data_dir() / "sim.img"
+def default_flash(chip=vboard.DEFAULT_CHIP):
+    return paths.data_dir() / ("sim.img" if chip == vboard.DEFAULT_CHIP else "sim-%s.img" % chip)
 
 
 def log_path(flash):
@@ -170,16 +172,25 @@ def log_path(flash):
     return Path(flash).with_suffix(".log")
 
 
-def unpulled(flash):
-    """The records on a flash image that are not in the archive: (board id, [names])."""
-    raw = vboard.read_file(flash, "/board-id")
-    board = raw.decode("ascii", "replace").strip() if raw else ""
+def unpulled(flash, chip=vboard.DEFAULT_CHIP):
+    """The records on a flash image that are not in the archive: (board id, its archive
+    folder, [(name, bytes, sha256)])."""
+    if chip == "rp2040":
+        from bgboard.chip import unique_id
+        board = unique_id(flash)
+    else:
+        raw = vboard.read_file(flash, "/board-id")
+        board = raw.decode("ascii", "replace").strip() if raw else ""
     try:
         folder = archive.board_dir(board)
     except names.BadName:
         folder = None
     out = []
-    for path in vboard.list_files(flash, "/data") if flash.exists() else []:
+    try:
+        files = vboard.list_files(flash, "/data")
+    except Exception:           # an erased (or unreadable) image: no records on it
+        files = []
+    for path in files:
         name = path.rsplit("/", 1)[-1]
         if not name.endswith(".bgr"):
             continue
@@ -194,10 +205,10 @@ def unpulled(flash):
     return board, folder, out
 
 
-def keep_unpulled(flash, stdin, out):
+def keep_unpulled(flash, stdin, out, chip=vboard.DEFAULT_CHIP):
     """Before --new wipes FLASH: records never pulled are archived or wiped as the user says,
     or nothing happens. Returns True to go on."""
-    board, folder, records = unpulled(flash)
+    board, folder, records = unpulled(flash, chip)
     if not records:
         return True
     listed = " ".join(n for n, _, _ in records[:6]) + (" ..." if len(records) > 6 else "")
@@ -227,21 +238,32 @@ def keep_unpulled(flash, stdin, out):
     return False
 
 
-def run(flash=None, profile="reference", heap=vboard.DEFAULT_HEAP, fresh=False, stdin=None, stdout=None):
+def run(flash=None, profile="reference", heap=vboard.DEFAULT_HEAP, fresh=False, stdin=None,
+        stdout=None, chip=vboard.DEFAULT_CHIP):
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
-    flash = Path(flash) if flash else default_flash()
+    flash = Path(flash) if flash else default_flash(chip)
     flash.parent.mkdir(parents=True, exist_ok=True)
     try:
         vboard.check_free("flash image", flash)     # never wipe or reinstall a running board's
     except vboard.InUse as e:
         raise SystemExit("bgboard sim: %s" % e)
     if fresh and flash.exists():
-        if not keep_unpulled(flash, stdin, out):
+        if not keep_unpulled(flash, stdin, out, chip):
             return 1
         flash.unlink()
     prof = load_profile(profile)
-    vboard.install(flash, profile)
+    hello_s = 30
+    if chip == "rp2040":
+        from bgboard import chip as emulated
+        try:
+            emulated.check()
+        except emulated.ChipUnavailable as e:
+            raise SystemExit("bgboard sim: %s" % e)
+        emulated.install(flash, profile)
+        hello_s = 300               # a boot at 0.2-0.3x real time on a loaded machine
+    else:
+        vboard.install(flash, profile)
     tmp = tempfile.mkdtemp(prefix="bgboard-sim-")
     link = Path(tmp) / "link"
     log = open(log_path(flash), "w")
@@ -264,7 +286,7 @@ def run(flash=None, profile="reference", heap=vboard.DEFAULT_HEAP, fresh=False, 
         # the board lives as long as this program: it stops when the program is gone, however
         # it ends
         try:
-            proc = vboard.launch(link, flash, heap=heap, log=log, with_parent=True)
+            proc = vboard.launch(link, flash, heap=heap, chip=chip, log=log, with_parent=True)
         except LinkError as e:
             raise SystemExit("bgboard sim: %s (its output: %s)" % (e, log.name))
         board = Board(link)
@@ -274,7 +296,7 @@ def run(flash=None, profile="reference", heap=vboard.DEFAULT_HEAP, fresh=False, 
         screen.status = "connecting to the board ..."
         screen.draw()
         try:
-            board.hello(timeout=30)
+            board.hello(timeout=hello_s)
         except LinkError:
             raise SystemExit("bgboard sim: the virtual board does not answer HELLO (its output: "
                              "%s)" % log.name)
