@@ -277,6 +277,8 @@ def test_prompts_say_what_to_press():
     assert k.prompt(dict(base, phase="doubled")) == "Enter takes, Backspace drops, D beavers"
     assert k.prompt(dict(base, phase="turn", wait="board")) == "the board is playing ..."
     four = Keys(load_profile("minimal"))
+    for keys in (k, four):          # every key legend line fits 80 columns (2 of margin, 1 spare)
+        assert all(len(line) <= 77 for line in keys.game + keys.menu)
     assert four.prompt(dict(base, phase="move", complete="1")).startswith("O to confirm")
     assert four.split(b"\x1b[D\x1b[C\r\x7fo\t", None) == (
         False, b"", ["LEFT", "RIGHT", "SELECT", "BACK", "SELECT long", "BACK long"])
@@ -314,3 +316,22 @@ def test_the_board_asks_before_abandoning_a_game(tmp_path, mpy_lib):
     assert "view=menu" in states[0] and "record=0001.bgr" in states[0]
     assert "view=play" in states[1] and "record=0001.bgr" in states[1]
     assert "record=0002.bgr" in states[-1] and "phase=opening" in states[-1], states
+
+
+def test_beaver_gives_the_value_the_double_puts_the_cube_at():
+    """README's record format: after DOUBLE 0 2, BEAVER 1 2 (not 4); TAKE 0 puts the cube at
+    4, owned by the beaver's side; a BEAVER with the redoubled value is refused, saying why."""
+    from bgcore.match import Rules
+    from bgcore.record import RecordError, Writer, replay
+
+    def record(*events):
+        w = Writer()
+        lines = [w.header(Rules("money", beavers=True), ("you", "bot:6"), board="x", fw="t")]
+        lines += [w.line(e) for e in ("GAME 1", "OPEN 5 2", "MOVE 0 13/8 8/6", "ROLL 1 3 1",
+                                      "MOVE 1 8/5 6/5") + events]
+        return "".join(lines)
+
+    rep, _, torn = replay(record("DOUBLE 0 2", "BEAVER 1 2", "TAKE 0"), history=False)
+    assert torn is None and (rep.match.cube, rep.match.owner) == (4, 1)
+    with pytest.raises((RecordError, ValueError), match="the cube would go to 2, not 4"):
+        replay(record("DOUBLE 0 2", "BEAVER 1 4"), history=False)

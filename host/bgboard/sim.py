@@ -38,7 +38,7 @@ class Keys:
             self.map = {"\r": "SELECT", "\n": "SELECT", " ": "SELECT", "\x7f": "BACK",
                         "\x08": "BACK", "-": "BACK", ",": "LEFT", "<": "LEFT", ".": "RIGHT",
                         ">": "RIGHT", "o": "SELECT long", "O": "SELECT long",
-                        "\t": "BACK long", "M": "BACK long"}
+                        "\t": "BACK long", "M": "BACK long", "R": "LEFT long"}
             self.arrows = {b"\x1b[D": "LEFT", b"\x1b[C": "RIGHT"}
             self.typed = {"OK": "O", "UNDO": "Backspace", "MENU": "Tab",
                           "DOUBLE": "the cube (cursor on it, Enter)",
@@ -47,7 +47,7 @@ class Keys:
                 "four buttons:  \u2190 \u2192 (or , .) LEFT/RIGHT move the cursor (the white dot)",
                 "  Enter/space SELECT: the point, bar, off, cube or dice under the cursor",
                 "  Backspace BACK: undo, drop    O: SELECT held = OK (roll, confirm, take)",
-                "  Tab: BACK held = MENU    Q quit (the game is kept on the board's flash)"]
+                "  Tab: BACK held = MENU   R: LEFT held = resign   Q quit (the game is kept)"]
             self.menu = [
                 "menu: the cursor on a point, Enter: P1-6 bot level, P7 two players, P8-10",
                 "  single/money/match, P11-12 length, P13-18 jacoby/beavers/auto dbl/auto OK/",
@@ -58,14 +58,14 @@ class Keys:
             self.map.update({"y": "BAR", "z": "OFF", "\r": "OK", "\n": "OK", " ": "OK",
                              "\x7f": "UNDO", "\x08": "UNDO", "-": "UNDO", "D": "DOUBLE",
                              "*": "DOUBLE", "?": "HINT", "H": "HINT", "\t": "MENU",
-                             "M": "MENU", "P": "PIPS"})
+                             "M": "MENU", "P": "PIPS", "R": "RESIGN"})
             self.arrows = {}
             self.typed = {"OK": "Enter", "UNDO": "Backspace", "MENU": "Tab", "DOUBLE": "D",
                           "HINT": "?", "POINT": "a-x"}
             self.game = [
                 "keys: a-x points 1-24 (the letters by the panel) or click one  y bar  z off",
                 "  Enter/space OK: roll, confirm, take    Backspace/- UNDO: a step back, drop",
-                "  D double   ? hint   P pips   Tab/M menu   Q quit (the game is kept)",
+                "  D double  ? hint  R resign  P pips  Tab/M menu  Q quit (the game is kept)",
                 ""]
             self.menu = [
                 "menu: a-f bot level 1-6  g two players  h single game  i money  j match",
