@@ -335,3 +335,34 @@ def test_beaver_gives_the_value_the_double_puts_the_cube_at():
     assert torn is None and (rep.match.cube, rep.match.owner) == (4, 1)
     with pytest.raises((RecordError, ValueError), match="the cube would go to 2, not 4"):
         replay(record("DOUBLE 0 2", "BEAVER 1 4"), history=False)
+
+
+def test_records_carry_the_date_the_host_gave_at_hello(tmp_path, mpy_lib):
+    """A board has no clock: HELLO time=... sets it, and the next record's header says when it
+    started (a date unlike today's, so that the unix port's own clock cannot pass for it); a
+    malformed time is refused in one line."""
+    r = run_micropython(DRIVE, str(tmp_path), str(PROFILE), "SEED 6",
+                        "LINE HELLO time=2025-01-02T03:04:05", "LINE HELLO time=2025-13-02T03:04",
+                        "KEY OK", "KEY OK", "STATE", heap="256k", lib=mpy_lib, timeout=120)
+    assert r.returncode == 0, r.stderr + r.stdout
+    assert "ERR args time=2025-13-02T03:04 is not YYYY-MM-DDTHH:MM:SS" in r.stdout, r.stdout
+    record = sorted(tmp_path.glob("*.bgr"))[0].read_text().splitlines()[0]
+    assert re.search(r" start=2025-01-02T03:0[45]:\d\d", record), record
+
+
+def test_the_host_sends_its_time_with_hello():
+    import datetime
+    from bgboard.protocol import Client
+    from bgboard.transport import MemoryTransport
+
+    def board(link, data):
+        if b"HELLO" in data:
+            link.feed(b"HELLO bgboard proto=1 fw=9 board=00aa profile=reference hal=virtual\n")
+    link = MemoryTransport(board)
+    before = datetime.datetime.now().replace(microsecond=0)
+    Client(link).hello()
+    after = datetime.datetime.now()
+    sent = re.search(rb"HELLO time=(\S+)\n", bytes(link.sent))
+    assert sent, bytes(link.sent)
+    when = datetime.datetime.strptime(sent.group(1).decode(), "%Y-%m-%dT%H:%M:%S")
+    assert before <= when <= after
