@@ -366,3 +366,29 @@ def test_the_host_sends_its_time_with_hello():
     assert sent, bytes(link.sent)
     when = datetime.datetime.strptime(sent.group(1).decode(), "%Y-%m-%dT%H:%M:%S")
     assert before <= when <= after
+
+
+def test_sim_new_without_a_terminal_wipes_nothing_it_was_not_told_to(tmp_path):
+    """`sim --new` with records never pulled and no terminal to ask on: one line naming them,
+    nothing wiped."""
+    import subprocess
+    from bgboard import vboard
+    from bgboard.games import play_record
+    import random
+    from bgcore.match import Rules
+    img = tmp_path / "sim.img"
+    vboard.install(img, "reference", compiled=False)
+    fs = vboard.open_image(img)
+    fs.makedirs("/data", exist_ok=True)
+    with fs.open("/data/0007.bgr", "w") as f:
+        f.write(play_record(Rules("nocube"), random.Random(1), ("you", "bot:6")))
+    with fs.open("/board-id", "w") as f:
+        f.write("00aa11bb22cc33dd")
+    vboard.save_image(fs, img)
+    before = img.read_bytes()
+    r = subprocess.run([BGBOARD, "sim", "--flash", str(img), "--new"], stdin=subprocess.DEVNULL,
+                       capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data")))
+    assert r.returncode != 0 and r.stdout == "", r
+    assert r.stderr.count("\n") == 1 and "1 record never pulled (0007.bgr)" in r.stderr, r.stderr
+    assert img.read_bytes() == before
