@@ -7,11 +7,11 @@ decisions gnubg marks "very bad". A benchmark: it prints figures and asserts not
 import json
 import os
 import random
-import shutil
 import subprocess
 import tempfile
 
 from bgcore.match import Rules, MATCH, MONEY
+from bgboard import paths
 from bgboard.games import play_record
 
 # gnubg's script: analyse each .mat at 0-ply, write per-file statistics and marked cube
@@ -57,8 +57,11 @@ except Exception:
 
 
 def gnubg_binary():
-    return shutil.which("gnubg") or ("/usr/games/gnubg" if os.path.exists("/usr/games/gnubg")
-                                     else None)
+    """Debian's gnubg (bgboard.paths.tool finds it), or None."""
+    try:
+        return paths.tool("gnubg")
+    except paths.ToolMissing:
+        return None
 
 
 def play_session(rules, games, seed, level=6, players=("BotA", "BotB")):

@@ -65,10 +65,15 @@ class Game:
         app = self.app
         try:
             app.journal.append(payload)
-        except (OSError, MemoryError) as e:
+        except MemoryError:
             # not on flash, so it did not happen: back to what the record says
-            app.reload("flash write failed (%s): %s not recorded" % (e, payload))
+            app.reload("out of memory: %s not recorded" % payload)
             raise
+        except OSError as e:
+            from bgapp.journal import WriteFailed, write_failed
+            why = write_failed(e)
+            app.reload(why)
+            raise WriteFailed(why)
         app.dirty = True
 
     def opened(self, d0, d1, real):

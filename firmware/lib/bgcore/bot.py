@@ -33,6 +33,7 @@ class Bot:
         self._acc = self.net.new_acc()
         self._work = self.net.new_acc()
         self._packed = bytearray(13)
+        self.tick = None          # called every 16 plays scored (a board feeds its watchdog)
 
     # ---- checker play --------------------------------------------------------------------------
     def equities(self, pos, plays):
@@ -59,7 +60,10 @@ class Bot:
             packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
         best = 0
         best_v = None
+        tick = self.tick
         for i in range(len(plays)):
+            if tick and i & 15 == 15:
+                tick()
             # a play's record (see bgcore.position._Found): the mover's counts two to a byte,
             # then the mask of the points where a blot was hit
             c, o = plays._record(i)
