@@ -163,6 +163,8 @@ class Game:
             return "no resigning in a chouette"
         if self.rep.steps:
             return "take your steps back (UNDO) before resigning"
+        if self.rep.warning:
+            return "answer the tutor first: OK, HINT or UNDO"
         self.resigning = [p, 1, False]
         self.app.changed()
         return None
