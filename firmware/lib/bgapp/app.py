@@ -131,6 +131,7 @@ class App:
             rankplay.drop()
         if torn:
             self.note = "resumed; " + torn
+        self.play.leave()             # its caches (a move view's plays) are the old game's
         self.play = self.over
         self.go(self.over)
         self.changed()
@@ -153,6 +154,7 @@ class App:
         if why:
             return why
         self.end_session()
+        self.play.leave()             # its caches (a move view's plays) are the old game's
         self.play = self.over
         self.go(self.over)            # the menu's code leaves the heap before the game comes
         self.game = game.new(self, demo)
@@ -165,6 +167,7 @@ class App:
         if why:
             return why
         self.end_session()
+        self.play.leave()             # its caches (a move view's plays) are the old game's
         self.play = self.over
         self.go(self.over)
         gc.collect()                  # the chouette's code wants room in one piece
