@@ -5,6 +5,7 @@ every record on it replays and verifies, the heap did not grow over garbage line
 request was answered with an internal error. The full soak is `bgboard soak` (README)."""
 
 from bgboard.soak import Soak, board_answers
+from bgcore.record import replay
 
 from test_vboard import Client, board, golden_image, key_for  # noqa: F401 (fixtures)
 
@@ -94,3 +95,41 @@ def test_tickets_lines_do_not_grow_the_heap(board):
         assert c.cmd(line).split()[0] in ("ERR", "TICKETS"), line
     c.state()
     assert before - c.heap < 1024, (before, c.heap)
+
+
+def test_a_new_game_while_the_tutor_warns_closes_the_old_session(board):
+    """Found by the soak: MENU, OK (a new game) while the tutor's warning was open wrote the old
+    money session's MATCHEND over the unanswered warning: the record refused it and OK answered
+    ERR internal. Now the warned action is taken back (TUTOR undo) and the session closes."""
+    c = Client(board.link)
+    c.hello()
+    c.cmd("FAST on")
+    c.cmd("WATCH on")
+    assert c.cmd("KEY P9") == "OK KEY P9"          # money (a cube) against the bot
+    for _ in range(3):                              # the tutor at its finest, 0.04
+        assert c.cmd("KEY P23") == "OK KEY P23"
+    assert c.state()["tutor"] == "40"
+    assert c.cmd("KEY OK") == "OK KEY OK"
+    for _ in range(40):                             # to the person's turn before the roll
+        st = c.wait_player()
+        if st["phase"] == "turn" and st["turn"] == "0" and st["cube"] == "1":
+            break
+        if st["phase"] == "move":
+            for k in _legal_keys(st):
+                c.cmd("KEY " + k)
+            st = c.state()
+        c.cmd("KEY OK")                             # roll, confirm, keep a warned play
+    else:
+        raise AssertionError("the person's turn did not come")
+    assert c.cmd("KEY DOUBLE") == "OK KEY DOUBLE"  # a double this early: the tutor warns
+    st = c.state()
+    assert st.get("warning", "").startswith("double:"), st
+    record = st["record"]
+    assert c.cmd("KEY MENU") == "OK KEY MENU"
+    assert c.cmd("KEY OK") == "OK KEY OK"          # the new game: not ERR internal
+    assert c.state()["record"] != record
+    data, _, _ = c.get(record)
+    rep, info, torn = replay(data.decode(), history=False)
+    lines = data.decode().splitlines()
+    assert lines[-2].startswith("TUTOR 0 undo") and lines[-1].startswith("MATCHEND")
+    assert rep.ended and not any(e.startswith("!ERROR") for e in c.events)
