@@ -166,6 +166,8 @@ class Soak:
         self.keys_refused = 0
         self.guided = 0
         self.feed_gap = 0         # µs of the unix port's CPU time
+        self.gaps = {}            # the same by phase: "years" (the flash filled), "soak"
+        self.phase = "soak"
         self.heaps = []
         self.fill_note = None
         self.profile = "reference"
@@ -278,6 +280,8 @@ class Soak:
     def state(self):
         ans = self.ask("STATE", "STATE ")
         st = protocol.parse_fields(ans.split()[1:])
+        if "feedgap" in st and int(st["feedgap"]) > self.gaps.get(self.phase, 0):
+            self.gaps[self.phase] = int(st["feedgap"])
         if "feedgap" in st and int(st["feedgap"]) > self.feed_gap:
             self.feed_gap = int(st["feedgap"])
             self.say("longest watchdog-feed gap so far: %d us of CPU%s" % (
@@ -796,11 +800,14 @@ class Soak:
         probe = self.probe_lines = min(2000, self.n_lines // 10)
         self.heap_probe(probe)
         if self.fill:
+            self.phase = "years"
             try:
                 self.fill_flash()
+                self.cut_now("random")      # the board's own longest gap starts again
             except Fault as e:
                 self.fault(str(e))
                 self.recover()
+            self.phase = "soak"
         total = self.n_lines - 2 * probe + self.n_keys
         cut_at = sorted(self.rng.randrange(max(1, total)) for _ in range(self.n_cuts))
         kinds = (["pull", "settings", "del", "demo", "boot"] * (self.n_cuts // 10 + 1))
@@ -917,6 +924,11 @@ class Soak:
         p("longest gap between watchdog feeds: %.1f ms of CPU on the unix port, x%d = %.2f s "
           "(the RP2040's watchdog: %d s)" % (gap_ms, WATCHDOG_SCALE, gap_ms * WATCHDOG_SCALE
                                            / 1000, WATCHDOG_MS // 1000))
+        if len(self.gaps) > 1:
+            p("  by phase: %s" % ", ".join(
+                "%s %.1f ms (x%d = %.2f s)" % (k, v / 1000, WATCHDOG_SCALE,
+                                               v * WATCHDOG_SCALE / 1e6)
+                for k, v in sorted(self.gaps.items())))
         p("time taken: %d min %02d s" % (seconds // 60, seconds % 60))
         if self.faults:
             p("FAULTS (%d):" % len(self.faults))
@@ -988,6 +1000,8 @@ def merged(soaks):
         m.errors += o.errors
         m.faults += ["board %d: %s" % (soaks.index(o) + 1, f) for f in o.faults]
         m.feed_gap = max(m.feed_gap, o.feed_gap)
+        for k, v in o.gaps.items():
+            m.gaps[k] = max(m.gaps.get(k, 0), v)
         m.fill_note = m.fill_note or o.fill_note
         v, ov = m.verified, o.verified
         for k in ("records", "verified", "games", "finished", "exported", "torn"):
