@@ -19,6 +19,10 @@ def _bench(args):
     if args.what == "chip":
         from bgboard.bench_chip import run
         return run(levels=tuple(args.levels or (6,)), seed=args.seed, demo=not args.no_demo)
+    if args.what == "tutor":
+        from bgboard.bench_tutor import run
+        return run(turns=args.turns, think_ms=args.think, gap_ms=args.gap, seed=args.seed,
+                   rolls=args.rolls)
     if args.what == "rules":
         from bgboard.bench_rules import run
         return run(pairs=args.pairs or 3000, seed=args.seed)
@@ -194,7 +198,8 @@ def _soak(args):
 
 def _sim(args):
     from bgboard.sim import run
-    return run(flash=args.flash, profile=args.profile, heap=args.heap, fresh=args.new)
+    return run(flash=args.flash, profile=args.profile, heap=args.heap, fresh=args.new,
+               chip=args.chip)
 
 
 def _hw(args):
@@ -362,15 +367,27 @@ def build_parser():
     sm.add_argument("--heap", default=DEFAULT_HEAP, metavar="SIZE",
                     help="MicroPython heap size (default %s)" % DEFAULT_HEAP)
     sm.add_argument("--new", action="store_true", help="start from a blank flash (forget games)")
+    sm.add_argument("--chip", choices=sorted(CHIPS), default=DEFAULT_CHIP,
+                    help="the virtual board's kind: unix (MicroPython's unix port, default) or "
+                    "rp2040 (the rp2 firmware on the emulated chip, at chip speed)")
     sm.set_defaults(func=_sim)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
-    b.add_argument("what", choices=["rules", "bot", "logs", "chip", "leaderboard"],
+    b.add_argument("what", choices=["rules", "bot", "logs", "chip", "leaderboard", "tutor"],
                    help="what to measure (logs: pulling records over the protocol against "
                    "mpremote fs cp; chip: the firmware on the emulated RP2040, in emulated time; "
-                   "leaderboard: submissions verified per second)")
+                   "leaderboard: submissions verified per second; tutor: a person's wait for the "
+                   "tutor's check of a play on the emulated RP2040)")
     b.add_argument("--games", type=int, metavar="N",
                    help="leaderboard: ranked records to submit (40)")
+    b.add_argument("--turns", type=int, default=12, metavar="N",
+                   help="tutor: the person's plays to key (12)")
+    b.add_argument("--rolls", type=int, default=30, metavar="N",
+                   help="tutor: rolls whose parts are timed on their own (30; 0: skip)")
+    b.add_argument("--think", type=int, default=400, metavar="MS",
+                   help="tutor: emulated ms from the dice shown to the first key (400)")
+    b.add_argument("--gap", type=int, default=250, metavar="MS",
+                   help="tutor: emulated ms between a step shown and the next key (250)")
     b.add_argument("--no-demo", action="store_true", help="chip: skip the demo game (the "
                    "watchdog-feed gaps)")
     b.add_argument("--port", metavar="PORT",

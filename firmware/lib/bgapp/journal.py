@@ -21,6 +21,7 @@ DEFAULTS = {
     "confirm": 0,         # 1: a complete play is confirmed by itself (no OK needed)
     "forced": 1,          # 1: a forced play is made by itself
     "real": 0,            # 1: players roll real dice and key in the numbers
+    "resign": 0,          # 1: the bot offers to resign a lost game (menu HINT)
     "tutor": 0,           # 0: off; else warn before a play or cube action that loses more
                           # millipoints than this (160, 80 or 40)
     "ranked": 0,          # 1: a new game against the bot is ranked (bgapp.rankplay)

@@ -25,6 +25,8 @@ class VirtualHal:
         self._out = sys.stdout.buffer
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
+        self._rx = bytearray(256)       # what read() gathers, a byte at a time
+        self._one = bytearray(1)
         self._id = None
         try:
             import _vcpu
@@ -82,14 +84,19 @@ class VirtualHal:
         self._fed = now
 
     def read(self):
-        out = b""
+        """The bytes waiting on the link (at most 256), or b"" (never blocks). Bytes the app has
+        not read stay in the pty, and the bridge (bgboard.vboard) holds the host's writes
+        meanwhile: nothing is dropped (flow control, as a Pico's USB)."""
+        rx = self._rx
+        one = self._one
+        n = 0
         p = self._poll
-        while len(out) < 256 and p.poll(0):
-            c = self._in.read(1)
-            if not c:
+        while n < 256 and p.poll(0):
+            if not self._in.readinto(one):
                 break
-            out += c
-        return out
+            rx[n] = one[0]
+            n += 1
+        return bytes(rx[:n]) if n else b""
 
     def write(self, b):
         self._out.write(b)
