@@ -55,7 +55,7 @@ def _mutate(data, lines):
 
 
 @given(st.data())
-@settings(max_examples=400, deadline=None, derandomize=True,
+@settings(max_examples=150, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_a_changed_line_anywhere_but_the_last_is_reported_with_its_number(records, data):
     text = records[data.draw(st.integers(0, 1), label="record")]
