@@ -342,7 +342,7 @@ class Soak:
         self.sums = {n: (s, d) for n, (s, d, o) in listing.items()}
         self.sums_open = {n: o for n, (s, d, o) in listing.items()}
         # every announced event is on flash, in order, in one of the records
-        self.lost_check(fence)
+        self.lost_check(fence, note)
         # the game in progress: where its record says
         name = st.get("record")
         self.current = name
@@ -367,9 +367,12 @@ class Soak:
         self.check_settings()
         return st
 
-    def lost_check(self, fence):
+    def lost_check(self, fence, note=""):
         """The `!EV` events announced before the snapshot (the first FENCE since the last check)
-        found in order in the records; the later ones wait for the next check."""
+        found in order in the records; the later ones wait for the next check. Each record keeps
+        where its last announced event was found: an event written between the fence and the
+        snapshot is in this snapshot, its `!EV` line read after the fence, and is looked for
+        at the next check from there (not from the snapshot's end)."""
         evs = self.announced[:fence]
         self.announced = self.announced[fence:]
         self.announced_total += len(evs)
@@ -383,7 +386,7 @@ class Soak:
                 seq = self.known.get(name)
                 if seq is None:
                     continue
-                i = at.get(name, self.base_len.get(name, 0))
+                i = at.get(name, 0)
                 try:
                     j = seq.index(e, i)
                 except ValueError:
@@ -398,9 +401,7 @@ class Soak:
                 self.discarded += 1         # the opening of a game left without a move
             elif not found:
                 self.lost += 1
-                self.fault("announced event %r is on no record's flash" % e)
-        self.where = {}
-        self.base_len = {n: len(s) for n, s in self.known.items()}
+                self.fault("announced event %r is on no record's flash%s" % (e, note))
 
     def check_settings(self):
         try:
