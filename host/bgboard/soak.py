@@ -269,7 +269,7 @@ class Soak:
         try:
             ans = self.c.request(line, timeout)
         except protocol.LinkError as e:
-            raise Fault("no answer to %r: %s" % (line, e))
+            raise Fault("no answer to %r: %s (last lines: %r)" % (line, e, self.c.stray[-3:]))
         if ans.startswith("ERR internal") or ans.startswith("ERR memory") \
                 or ans.startswith("ERR io"):
             self.fault("%r answered %r" % (line, ans[:200]))
