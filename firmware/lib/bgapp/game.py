@@ -142,6 +142,12 @@ class Game:
         # a money or single-game session ends when a new one starts: its record gets MATCHEND
         m = self.rep.match
         if not self.rep.ended and m.rules.mode != "match" and self.app.journal.f:
+            w = self.rep.warning
+            if w:                 # a tutor's warning left open: the warned action is taken back
+                self.ev("TUTOR %d undo" % w[0])
+                if w[1] == "move":
+                    for _ in range(len(self.rep.steps)):
+                        self.ev("UNDO %d" % w[0])
             sc = m.score
             self.ev("MATCHEND %d %d %d" % (0 if sc[0] >= sc[1] else 1, sc[0], sc[1]))
 
