@@ -16,7 +16,8 @@
 #   view_name.py   a name and country after a ranked win     view_best.py  the best ranked wins
 # MENU and PIPS are the dispatcher's own (they work on every screen); while a demo runs every key
 # goes to the demo. The menu, pips, demo and chouette views are loaded when shown (the menu and
-# pips views are dropped from RAM when left: load, unload): a game runs without their code.
+# pips views are dropped from RAM when left: load, unload): a game runs without their code, and
+# the core modules it loads only now and then are dropped after each event (shed).
 #
 # The view interface (a class per view, one instance each, made here):
 #   name             STATE's view= ("menu", "play", "pips", "name" or "best")
