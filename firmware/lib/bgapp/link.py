@@ -11,7 +11,7 @@ from micropython import const
 PROTO = const(1)
 MAX_LINE = const(120)
 _KEYS = ("BAR", "OFF", "OK", "UNDO", "DOUBLE", "HINT", "MENU", "LEFT", "RIGHT", "SELECT",
-         "BACK", "PIPS")
+         "BACK", "PIPS", "RESIGN")
 
 
 def key_name_ok(name):
@@ -141,7 +141,7 @@ class Link:
         name = args[0].upper()
         if not key_name_ok(name):
             self.send("ERR badkey %s is not a key (P1-P24, BAR, OFF, OK, UNDO, DOUBLE, HINT, "
-                      "MENU, LEFT, RIGHT, SELECT, BACK, PIPS)" % args[0][:20])
+                      "MENU, LEFT, RIGHT, SELECT, BACK, PIPS, RESIGN)" % args[0][:20])
             return
         # the same input layer as the board's keys: a long press's meaning, the cursor
         lk = self.app.input.remote(name, long)

@@ -25,12 +25,12 @@ def logs(link, args):
     names = j.records()
     link.send("LOGS %d" % len(names))
     for n in names:
-        size, digest = _digest(j.path(n))
+        size, digest = _digest(link, j.path(n))
         link.send("LOG %s %d %s%s" % (n, size, digest,
                                       " open" if n == j.name and j.f else ""))
 
 
-def _digest(path):
+def _digest(link, path):
     h = hashlib.sha256()
     size = 0
     buf = bytearray(256)
@@ -41,6 +41,7 @@ def _digest(path):
                 break
             size += k
             h.update(buf[:k] if k < 256 else buf)
+            link.hal.feed()           # LOGS hashes every record: feed inside
     return size, binascii.hexlify(h.digest()).decode()
 
 
@@ -54,7 +55,7 @@ def get(link, args):
         return
     path = link.app.journal.path(name)
     try:
-        size, digest = _digest(path)
+        size, digest = _digest(link, path)
     except OSError:
         link.send("ERR nofile no file %s on the board" % name)
         return
@@ -114,6 +115,25 @@ def demo(link, args):
 
 
 def tickets(link, args):
+    # the tickets' code leaves the heap after the answer (unless a ranked game holds it): a
+    # stream of TICKETS lines must not grow the heap
+    import sys
+    had = [m for m in _TICKETS_CODE if m in sys.modules]
+    try:
+        _tickets_answer(link, args)
+    finally:
+        for m in _TICKETS_CODE:
+            if m not in had and m in sys.modules:
+                del sys.modules[m]
+                pkg, name = m.split(".")
+                if hasattr(sys.modules.get(pkg), name):
+                    delattr(sys.modules[pkg], name)
+
+
+_TICKETS_CODE = ("bgapp.tickets", "bgcore.rankfields")
+
+
+def _tickets_answer(link, args):
     # server tickets for ranked games (docs/protocol.md, docs/leaderboard.md)
     from bgapp.tickets import Tickets, MAX_ASK
     t = Tickets(link.hal)
