@@ -19,7 +19,8 @@
 #   view_name.py   a name and country after a ranked win     view_best.py  the best ranked wins
 # MENU and PIPS are the dispatcher's own (they work on every screen); while a demo runs every key
 # goes to the demo. The menu, pips, demo and chouette views are loaded when shown (the menu and
-# pips views are dropped from RAM when left: load, unload): a game runs without their code.
+# pips views are dropped from RAM when left: load, unload): a game runs without their code, and
+# the core modules it loads only now and then are dropped after each event (shed).
 #
 # The view interface (a class per view, one instance each, made here):
 #   name             STATE's view= ("menu", "play", "pips", "name" or "best")
@@ -202,6 +203,7 @@ class App:
     def changed(self):
         """After events: the view for the game's state becomes the game's view (and the active
         one, unless the menu or the pips view is showing)."""
+        shed()
         v = self.game_view()
         if v is not self.play:
             self.play.leave()
@@ -490,6 +492,32 @@ class App:
         return out
 
 
+# bgcore modules a game loads now and then and does not keep: the record's check of a play
+# (notation: ~8 KB on the unix port) and the bot's cube decisions (cube, met: ~7 KB). They are
+# taken off the heap after each event (App.changed), before the next roll's plays are made, and
+# imported again when needed. (Not while bgcore.tutor, which holds bgcore.cube, is loaded: a
+# second copy would cost more than the first.)
+_SHED = ("bgcore.notation", "bgcore.cube", "bgcore.met")
+
+
+def shed():
+    mods = sys.modules
+    for name in _SHED:
+        if name != "bgcore.notation" and "bgcore.tutor" in mods:
+            continue
+        if name in mods:
+            drop(name)
+
+
+def drop(name):
+    """Take module `name` (dotted) off the heap: out of sys.modules and its package."""
+    sys.modules.pop(name, None)
+    pkg, _, attr = name.rpartition(".")
+    pkg = sys.modules.get(pkg)
+    if pkg and hasattr(pkg, attr):
+        delattr(pkg, attr)
+
+
 def load(module, cls):
     """A view class from bgapp.<module>, imported now (see unload)."""
     return getattr(__import__("bgapp." + module, None, None, (cls,)), cls)
@@ -497,7 +525,4 @@ def load(module, cls):
 
 def unload(module):
     """Drop bgapp.<module> so that its code leaves the heap (it is imported again when needed)."""
-    sys.modules.pop("bgapp." + module, None)
-    pkg = sys.modules.get("bgapp")
-    if pkg and hasattr(pkg, module):
-        delattr(pkg, module)
+    drop("bgapp." + module)
