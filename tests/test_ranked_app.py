@@ -118,3 +118,19 @@ def test_a_power_cut_between_the_end_and_the_reveal_is_completed_at_power_up(tmp
     assert again[:end + 1] == lines[:end + 1] and again[end + 1] == lines[end + 1]
     res = verify_ranked(path.read_text())
     assert res.ok and res.points > 0 and res.name is None, res.error
+
+
+def test_a_ranked_game_never_starts_with_the_tutor_on(tmp_path, mpy_lib):
+    # found by `bgboard soak`: with ranked games and the tutor both turned on in the menu after
+    # a game ended, OK on the game-over screen started a ranked game with TUTOR lines in it
+    # a 1-point match (P10, length down to 1) played out, then ranked and the tutor turned on
+    out, _ = drive(tmp_path, "KEY P1", "KEY P10", *["KEY P11"] * 5, "KEY OK", "GAME best",
+                   "KEY MENU", "KEY P21", "KEY P23", "KEY MENU", "STATE", "KEY OK", "STATE",
+                   lib=mpy_lib)
+    said = [ln for ln in out.splitlines() if ln.startswith("KEY OK ")][-1]
+    assert said == "KEY OK a ranked game is played without the tutor: P23 until it is off", out
+    before, after = state(out, -2), state(out, -1)
+    assert after["record"] == before["record"] and after["settings"].startswith("ranked,")
+    for rec in tmp_path.glob("*.bgr"):
+        text = rec.read_text()
+        assert not ("ranked=1" in text.splitlines()[0] and "\nTUTOR " in text), rec.name

@@ -155,6 +155,10 @@ class App:
     def new_match(self, demo=False):
         """A new match from the settings; returns why not (the flash is nearly full) or None."""
         why = None if demo else self.room("no_room")
+        if not why and not demo and self.journal.settings["ranked"]:
+            from bgapp import rankplay      # (the menu's OK and the game-over screen's alike)
+            why = rankplay.can_start(self.journal.settings)
+            rankplay.drop()
         if why:
             return why
         self.end_session()

@@ -36,12 +36,6 @@ class MenuView(View):
                 app.confirm = "OK"      # pressed again at once: abandon it (app.press)
                 app.message = "abandon this game? OK: yes, MENU: back to it"
                 return None
-            if s["ranked"]:
-                from bgapp import rankplay
-                why = rankplay.can_start(s)
-                rankplay.drop()
-                if why:
-                    return why
             app.journal.save_settings()
             return app.new_match()
         if key == "UNDO":
