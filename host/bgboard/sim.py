@@ -152,7 +152,8 @@ def run(flash=None, profile="reference", heap=vboard.DEFAULT_HEAP, fresh=False, 
         if proc is not None:
             vboard.stop(proc)
         log.close()
-    out.write("bgboard sim: the game is kept on %s; `bgboard sim` resumes it.\n" % flash)
+    out.write("bgboard sim: the game is kept on %s; `bgboard sim%s` resumes it.\n"
+              % (flash, "" if chip == vboard.DEFAULT_CHIP else " --chip " + chip))
     return 0
 
 
