@@ -18,7 +18,8 @@ def _bench(args):
         return run(games=args.games or 40, seed=args.seed)
     if args.what == "chip":
         from bgboard.bench_chip import run
-        return run(levels=tuple(args.levels or (6,)), seed=args.seed, demo=not args.no_demo)
+        return run(levels=tuple(args.levels or (6,)), seed=args.seed, demo=not args.no_demo,
+                   before=args.before)
     if args.what == "rules":
         from bgboard.bench_rules import run
         return run(pairs=args.pairs or 3000, seed=args.seed)
@@ -368,6 +369,8 @@ def build_parser():
                    "leaderboard: submissions verified per second)")
     b.add_argument("--games", type=int, metavar="N",
                    help="leaderboard: ranked records to submit (40)")
+    b.add_argument("--before", metavar="REV", help="chip: also measure the firmware of git "
+                   "revision REV, printed beside this tree's (before / after)")
     b.add_argument("--no-demo", action="store_true", help="chip: skip the demo game (the "
                    "watchdog-feed gaps)")
     b.add_argument("--port", metavar="PORT",
