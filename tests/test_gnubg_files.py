@@ -7,17 +7,19 @@ import json
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 
 import pytest
 
 from bgcore.match import Rules, MATCH
-from bgboard import matfile
+from bgboard import matfile, paths
 from bgboard.games import load, play_record, to_mat, to_sgf
 
-GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if os.path.exists("/usr/games/gnubg") else None)
+try:
+    GNUBG = paths.tool("gnubg")
+except paths.ToolMissing:
+    GNUBG = None
 
 
 def gnubg(commands, home):

