@@ -128,7 +128,7 @@ except ImportError:         # not trained yet: tools/train_bot.py configures it
 
 
 # The network's inner loops in native code where MicroPython has a native emitter (Thumb on the
-# RP2040, x64 on the unix port), compiled from this source when the first Net is made: the
+# RP2040, x64 on the unix port), compiled from this source when this module is imported: the
 # library stays bytecode any MicroPython loads, and CPython runs the Python loops below. The
 # arithmetic is that of those loops, integer for integer (tests/test_bot.py plays the same games
 # move for move on CPython and MicroPython): values stay far inside 31 bits, the int16 weights
@@ -199,6 +199,10 @@ def _natives():
         except Exception:       # CPython, or a MicroPython built without native emitters
             _native.extend((None, None, None))
     return _native
+
+
+_natives()      # at import, while the heap is unbroken (the compiler's garbage leaves no holes
+                # between the network's tables)
 
 
 class Net:
