@@ -177,8 +177,8 @@ def _ms(us_list):
 
 def firmware_at(rev, dest):
     """The firmware tree of git revision `rev` of this repository, extracted under `dest`."""
-    r = subprocess.run("git -C '%s' archive '%s' firmware | tar -x -C '%s'" % (paths.REPO, rev, dest),
-                       shell=True, capture_output=True, text=True)
+    r = subprocess.run("git -C '%s' archive '%s' firmware | tar -x -C '%s'"
+                       % (paths.REPO, rev, dest), shell=True, capture_output=True, text=True)
     if r.returncode or not (Path(dest) / "firmware" / "main.py").exists():
         raise SystemExit("bgboard bench chip: no firmware at revision %r (%s)"
                          % (rev, (r.stderr.strip().splitlines() or ["git archive failed"])[-1]))
@@ -240,9 +240,9 @@ def rows(f, levels):
         c, u = p["level%d" % level], f["unix"]["level%d" % level]
         cm, cw = _ms(c["us"])
         um, uw = _ms(u["us"])
-        out.append(("level %d per move, HAL running: median / worst (%d moves)"
-                    % (level, len(c["us"])), "%.0f / %.0f ms" % (cm, cw)))
-        out.append(("  unix port, same games: median / worst (chip / unix)",
+        out.append(("level %d per move, HAL running: median / worst (moves)" % level,
+                    "%.0f / %.0f ms (%d)" % (cm, cw, len(c["us"]))))
+        out.append(("  level %d, unix port, same games: median / worst (chip/unix)" % level,
                     "%.2f / %.2f ms (%.0fx)" % (um, uw, sum(c["us"]) / max(1, sum(u["us"])))))
         out.append(("  lowest free heap after a level-%d move (bot + HAL)" % level,
                     "%d KB" % (c["low_free"] // 1024)))
