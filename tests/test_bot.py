@@ -413,3 +413,19 @@ def test_chances_after_a_dance_are_close_to_gnubg():
     assert n >= 100
     print("dance positions %d: win error %.3f, gammon error %.3f" % (n, win / n, gammon / n))
     assert win / n < 0.035 and gammon / n < 0.045
+
+
+def test_match_cube_knows_a_side_too_good_to_cash_plays_on():
+    # 3-away against 7-away, owning a 2-cube, in a lost position (no wins, every loss a gammon,
+    # most backgammons): GNU Backgammon's 0-ply analysis values the redouble at 0% (the taker
+    # plays on for the gammon that wins the match) against 27.7% for holding the cube. The
+    # live cube once said the taker would cash at 4 points (50%) and the bot redoubled.
+    P = cube.P
+    lost = [0, 0, 0, P, 29131]
+    assert not cube.match_double(lost, 3, 7, 2, centred=False)
+    m = cube.MatchCube(lost, 3, 7, 4)
+    assert m.value(0, 4, cube.THEIRS) < 500            # under 5% of the match
+    # the same for the doubler: far too good to cash (every win a gammon) it plays on
+    won = [P, P, 0, 0, 0]
+    m = cube.MatchCube(won, 7, 3, 1)
+    assert m.value(cube.F, 1, cube.MINE) >= cube.mwc(5, 3)      # a gammon at 1: 7 -> 5 away

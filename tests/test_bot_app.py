@@ -67,7 +67,7 @@ def test_a_person_resigns_a_gammon_and_the_bot_accepts(tmp_path, mpy_lib):
                 "KEY RESIGN", "STATE", "KEY OK", "STATE", lib=mpy_lib)
     st = states(out)
     assert "resign=0,1,choosing" in st[0] and "resign=0,2,choosing" in st[1], out
-    assert "TEXT you resign a single (1 pt)|OK offers" in out, out
+    assert "TEXT you resign a single (1 pt)|OK offers, DOUBLE more" in out, out
     assert "phase=game_over" in st[2] and "score=0-2" in st[2] and "resign=" not in st[2], out
     path = record(tmp_path)
     ev = events(path)
@@ -77,11 +77,12 @@ def test_a_person_resigns_a_gammon_and_the_bot_accepts(tmp_path, mpy_lib):
 
 def test_two_people_refuse_then_accept_a_resignation(tmp_path, mpy_lib):
     # two players, a 3-point match: player 0 offers a single, player 1 refuses (UNDO) and
-    # nothing is recorded; UNDO while choosing withdraws; then a gammon offer is accepted (OK)
+    # nothing is recorded; UNDO while choosing withdraws; then a gammon offer, made from the
+    # menu (MENU, OFF: as a board without a RESIGN key does), is accepted (OK)
     out = drive(tmp_path, 6, "KEY P7", "KEY P10", "KEY P11", "KEY P11", "KEY OK", "KEY OK",
                 "TURN", "KEY RESIGN", "KEY OK", "STATE", "KEY UNDO", "STATE", "SHOW",
-                "KEY RESIGN", "KEY UNDO", "STATE", "KEY RESIGN", "KEY RESIGN", "KEY OK",
-                "STATE", "KEY OK", "STATE", lib=mpy_lib)
+                "KEY RESIGN", "KEY UNDO", "STATE", "KEY MENU", "KEY OFF", "KEY DOUBLE",
+                "KEY OK", "STATE", "KEY OK", "STATE", lib=mpy_lib)
     st = states(out)
     p = st[0].split(" turn=")[1][0]              # whoever is on roll offers
     assert "resign=%s,1,offered" % p in st[0] and "wait=player" in st[0], out

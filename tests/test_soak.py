@@ -5,8 +5,9 @@ every record on it replays and verifies, the heap did not grow over garbage line
 request was answered with an internal error. The full soak is `bgboard soak` (README)."""
 
 from bgboard.soak import Soak, board_answers
+from bgcore.record import replay
 
-from test_vboard import golden_image  # noqa: F401 (a fixture: the firmware installed once)
+from test_vboard import Client, board, golden_image, key_for  # noqa: F401 (fixtures)
 
 
 def test_the_board_answers_each_garbage_line_once_as_its_framing_says():
@@ -36,3 +37,99 @@ def test_a_short_soak_finds_no_fault(tmp_path, golden_image):
     for before, after in s.heaps:                            # garbage lines did not grow the heap
         assert before - after <= 1024
     assert 0 < s.feed_gap
+
+
+# ---- faults the soak found, each with its regression test ----------------------------------------
+
+def _legal_keys(st):
+    """The keys of one legal play for the side on roll (its points in player 0's numbering)."""
+    from bgcore import Position
+    pos = Position.from_id(st["pos"])
+    play = pos.plays(int(st["dice"][0]), int(st["dice"][1]))[0]
+    turn = int(st["turn"])
+    return [key_for(q if turn == 0 or q in (0, 25) else 25 - q) for m in play.moves for q in m]
+
+
+def test_a_new_game_started_in_the_middle_of_a_move_takes_the_new_dice(board):
+    """Found by the soak: MENU, OK (a new game) while a person was moving kept the old roll's
+    legal plays; the new game's steps were checked against them and OK answered ERR internal
+    (the record refused the play), then the board repeated '... a play is required'."""
+    c = Client(board.link)
+    c.hello()
+    c.cmd("FAST on")
+    assert c.cmd("KEY P7") == "OK KEY P7"          # two players: every move is keyed
+    assert c.cmd("KEY OK") == "OK KEY OK"
+    first = None
+    for _ in range(30):                             # until a new game's opening roll differs
+        st = c.wait_player()
+        while st["phase"] == "opening":
+            assert c.cmd("KEY OK") == "OK KEY OK"
+            st = c.wait_player()
+        assert st["phase"] == "move", st
+        if first is None:
+            first = st["dice"]
+            assert c.cmd("KEY MENU") == "OK KEY MENU"
+            assert c.cmd("KEY OK") == "OK KEY OK"   # a new game, the old one left mid-move
+            continue
+        for k in _legal_keys(st):
+            assert c.cmd("KEY " + k) == "OK KEY " + k, (k, st)
+        assert c.state().get("complete") == "1"
+        assert c.cmd("KEY OK") == "OK KEY OK"
+        if st["dice"] != first and st["dice"] != first[::-1]:
+            break
+        assert c.cmd("KEY MENU") == "OK KEY MENU"
+        assert c.cmd("KEY OK") == "OK KEY OK"
+    else:
+        raise AssertionError("thirty opening rolls were all %s" % first)
+    assert not any(e.startswith("!ERROR") for e in c.events)
+
+
+def test_tickets_lines_do_not_grow_the_heap(board):
+    """Found by the soak: each TICKETS line left the tickets' code (and the ticket id checks)
+    on the heap, 7 KB after a few garbage lines."""
+    c = Client(board.link)
+    c.hello()
+    c.state()
+    before = c.heap
+    for line in ("TICKETS FOO", "TICKETS", "TICKETS ADD 1 x y", "TICKETS ASK x") * 5:
+        assert c.cmd(line).split()[0] in ("ERR", "TICKETS"), line
+    c.state()
+    assert before - c.heap < 1024, (before, c.heap)
+
+
+def test_a_new_game_while_the_tutor_warns_closes_the_old_session(board):
+    """Found by the soak: MENU, OK (a new game) while the tutor's warning was open wrote the old
+    money session's MATCHEND over the unanswered warning: the record refused it and OK answered
+    ERR internal. Now the warned action is taken back (TUTOR undo) and the session closes."""
+    c = Client(board.link)
+    c.hello()
+    c.cmd("FAST on")
+    c.cmd("WATCH on")
+    assert c.cmd("KEY P9") == "OK KEY P9"          # money (a cube) against the bot
+    for _ in range(3):                              # the tutor at its finest, 0.04
+        assert c.cmd("KEY P23") == "OK KEY P23"
+    assert c.state()["tutor"] == "40"
+    assert c.cmd("KEY OK") == "OK KEY OK"
+    for _ in range(40):                             # to the person's turn before the roll
+        st = c.wait_player()
+        if st["phase"] == "turn" and st["turn"] == "0" and st["cube"] == "1":
+            break
+        if st["phase"] == "move":
+            for k in _legal_keys(st):
+                c.cmd("KEY " + k)
+            st = c.state()
+        c.cmd("KEY OK")                             # roll, confirm, keep a warned play
+    else:
+        raise AssertionError("the person's turn did not come")
+    assert c.cmd("KEY DOUBLE") == "OK KEY DOUBLE"  # a double this early: the tutor warns
+    st = c.state()
+    assert st.get("warning", "").startswith("double:"), st
+    record = st["record"]
+    assert c.cmd("KEY MENU") == "OK KEY MENU"
+    assert c.cmd("KEY OK") == "OK KEY OK"          # the new game: not ERR internal
+    assert c.state()["record"] != record
+    data, _, _ = c.get(record)
+    rep, info, torn = replay(data.decode(), history=False)
+    lines = data.decode().splitlines()
+    assert lines[-2].startswith("TUTOR 0 undo") and lines[-1].startswith("MATCHEND")
+    assert rep.ended and not any(e.startswith("!ERROR") for e in c.events)

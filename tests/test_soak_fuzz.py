@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from bgboard.games import play_record
 from bgboard.soak import board_answers
@@ -55,7 +55,7 @@ def _mutate(data, lines):
 
 
 @given(st.data())
-@settings(max_examples=400, deadline=None, derandomize=True,
+@settings(max_examples=150, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_a_changed_line_anywhere_but_the_last_is_reported_with_its_number(records, data):
     text = records[data.draw(st.integers(0, 1), label="record")]
@@ -121,3 +121,47 @@ def test_the_boards_line_framing_answers_random_bytes_as_the_protocol_says(tmp_p
             assert a.split(" ")[0] in ("HELLO", "STATE", "OK", "NO", "ERR"), a
             assert not a.startswith(("ERR internal", "ERR memory", "ERR io")), a
         pending = whole[cut:]
+
+
+# ---- the rules core against gnubg-nn on positions Hypothesis makes --------------------------------
+
+@st.composite
+def positions(draw):
+    """A legal position: either reached by up to 80 random plays from the start, or checkers
+    dealt at random (each side 0-15 on its 24 points and the bar, never two sides on a point)."""
+    from bgcore import Position
+    if draw(st.booleans()):
+        pos = Position.initial()
+        for _ in range(draw(st.integers(0, 80))):
+            if pos.is_over():
+                break
+            d1, d2 = draw(st.integers(1, 6)), draw(st.integers(1, 6))
+            plays = pos.plays(d1, d2)
+            pos = pos.apply(plays[draw(st.integers(0, len(plays) - 1))] if plays else None)
+        return pos
+    me, them = [0] * 25, [0] * 25
+    for side in (me, them):
+        for _ in range(draw(st.integers(1, 15))):
+            p = draw(st.integers(0, 24))          # index 24: the bar
+            side[p] += 1
+    for p in range(24):                            # my point p+1 is the opponent's 24-p
+        if me[p] and them[23 - p]:
+            them[23 - p] = 0
+    if not any(them):
+        them[0] = 1 if not me[23] else 0
+        if not any(them):
+            them[24] = 1
+    return Position.from_board([them, me])
+
+
+@given(positions(), st.integers(1, 6), st.integers(1, 6))
+@settings(max_examples=300, deadline=None, derandomize=True)
+def test_the_same_plays_as_gnubg_on_positions_hypothesis_makes(pos, d1, d2):
+    import gnubg_nn as gnubg
+    assume(not pos.is_over())          # a finished game has no plays (gnubg lists them all the same)
+    ours = []
+    for p in pos.plays(d1, d2):
+        a = p.after
+        ours.append(gnubg.key_of_board([list(a[27:52]), list(a[1:26])]))
+    assert len(ours) == len(set(ours))
+    assert set(ours) == set(gnubg.moves(pos.board(), d1, d2)), (pos.id(), d1, d2)

@@ -166,6 +166,8 @@ class Soak:
         self.keys_refused = 0
         self.guided = 0
         self.feed_gap = 0         # µs of the unix port's CPU time
+        self.gaps = {}            # the same by phase: "years" (the flash filled), "soak"
+        self.phase = "soak"
         self.heaps = []
         self.fill_note = None
         self.profile = "reference"
@@ -267,7 +269,7 @@ class Soak:
         try:
             ans = self.c.request(line, timeout)
         except protocol.LinkError as e:
-            raise Fault("no answer to %r: %s" % (line, e))
+            raise Fault("no answer to %r: %s (last lines: %r)" % (line, e, self.c.stray[-3:]))
         if ans.startswith("ERR internal") or ans.startswith("ERR memory") \
                 or ans.startswith("ERR io"):
             self.fault("%r answered %r" % (line, ans[:200]))
@@ -278,6 +280,8 @@ class Soak:
     def state(self):
         ans = self.ask("STATE", "STATE ")
         st = protocol.parse_fields(ans.split()[1:])
+        if "feedgap" in st and int(st["feedgap"]) > self.gaps.get(self.phase, 0):
+            self.gaps[self.phase] = int(st["feedgap"])
         if "feedgap" in st and int(st["feedgap"]) > self.feed_gap:
             self.feed_gap = int(st["feedgap"])
             self.say("longest watchdog-feed gap so far: %d us of CPU%s" % (
@@ -338,7 +342,7 @@ class Soak:
         self.sums = {n: (s, d) for n, (s, d, o) in listing.items()}
         self.sums_open = {n: o for n, (s, d, o) in listing.items()}
         # every announced event is on flash, in order, in one of the records
-        self.lost_check(fence)
+        self.lost_check(fence, note)
         # the game in progress: where its record says
         name = st.get("record")
         self.current = name
@@ -363,9 +367,12 @@ class Soak:
         self.check_settings()
         return st
 
-    def lost_check(self, fence):
+    def lost_check(self, fence, note=""):
         """The `!EV` events announced before the snapshot (the first FENCE since the last check)
-        found in order in the records; the later ones wait for the next check."""
+        found in order in the records; the later ones wait for the next check. Each record keeps
+        where its last announced event was found: an event written between the fence and the
+        snapshot is in this snapshot, its `!EV` line read after the fence, and is looked for
+        at the next check from there (not from the snapshot's end)."""
         evs = self.announced[:fence]
         self.announced = self.announced[fence:]
         self.announced_total += len(evs)
@@ -379,7 +386,7 @@ class Soak:
                 seq = self.known.get(name)
                 if seq is None:
                     continue
-                i = at.get(name, self.base_len.get(name, 0))
+                i = at.get(name, 0)
                 try:
                     j = seq.index(e, i)
                 except ValueError:
@@ -394,9 +401,7 @@ class Soak:
                 self.discarded += 1         # the opening of a game left without a move
             elif not found:
                 self.lost += 1
-                self.fault("announced event %r is on no record's flash" % e)
-        self.where = {}
-        self.base_len = {n: len(s) for n, s in self.known.items()}
+                self.fault("announced event %r is on no record's flash%s" % (e, note))
 
     def check_settings(self):
         try:
@@ -672,8 +677,10 @@ class Soak:
                         from bgboard.ranked import verify_ranked
                         res = verify_ranked(path.read_text())
                         mode = "ranked"
-                        if not res.ok and any(ln.startswith("END ") for ln in
-                                              path.read_text().splitlines()):
+                        if "unranked" in (res.error or ""):
+                            mode = "unranked"   # a hint, real dice, another level: replayed above
+                        elif not res.ok and any(ln.startswith("END ") for ln in
+                                                path.read_text().splitlines()):
                             raise ValueError("ranked check: %s" % res.error)
             except Exception as e:
                 self.fault("%s does not verify: %s" % (path.name, e))
@@ -796,11 +803,14 @@ class Soak:
         probe = self.probe_lines = min(2000, self.n_lines // 10)
         self.heap_probe(probe)
         if self.fill:
+            self.phase = "years"
             try:
                 self.fill_flash()
+                self.cut_now("random")      # the board's own longest gap starts again
             except Fault as e:
                 self.fault(str(e))
                 self.recover()
+            self.phase = "soak"
         total = self.n_lines - 2 * probe + self.n_keys
         cut_at = sorted(self.rng.randrange(max(1, total)) for _ in range(self.n_cuts))
         kinds = (["pull", "settings", "del", "demo", "boot"] * (self.n_cuts // 10 + 1))
@@ -917,6 +927,11 @@ class Soak:
         p("longest gap between watchdog feeds: %.1f ms of CPU on the unix port, x%d = %.2f s "
           "(the RP2040's watchdog: %d s)" % (gap_ms, WATCHDOG_SCALE, gap_ms * WATCHDOG_SCALE
                                            / 1000, WATCHDOG_MS // 1000))
+        if len(self.gaps) > 1:
+            p("  by phase: %s" % ", ".join(
+                "%s %.1f ms (x%d = %.2f s)" % (k, v / 1000, WATCHDOG_SCALE,
+                                               v * WATCHDOG_SCALE / 1e6)
+                for k, v in sorted(self.gaps.items())))
         p("time taken: %d min %02d s" % (seconds // 60, seconds % 60))
         if self.faults:
             p("FAULTS (%d):" % len(self.faults))
@@ -988,6 +1003,8 @@ def merged(soaks):
         m.errors += o.errors
         m.faults += ["board %d: %s" % (soaks.index(o) + 1, f) for f in o.faults]
         m.feed_gap = max(m.feed_gap, o.feed_gap)
+        for k, v in o.gaps.items():
+            m.gaps[k] = max(m.gaps.get(k, 0), v)
         m.fill_note = m.fill_note or o.fill_note
         v, ov = m.verified, o.verified
         for k in ("records", "verified", "games", "finished", "exported", "torn"):

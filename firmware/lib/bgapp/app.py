@@ -237,7 +237,7 @@ class App:
         if ph == OPENING:
             return self.roll
         if g.resigning:
-            return g.resign_view()
+            return load("view_resign", "ResignView")(self)
         p = g.actor()
         if g.who[p] is not None and g.keyin != p:
             return self.bot_turn
@@ -437,8 +437,8 @@ class App:
             return self.show_pips()
         if v.playing and self.pending:
             return "wait: the board is busy"
-        if key == "RESIGN" and v.playing and v is not self.over and not self.game.resigning:
-            return self.game.resign_key()
+        if key == "RESIGN" and v.playing and not self.game.resigning:
+            return load("view_resign", "offer")(self)
         return v.key(key)
 
     # ---- showing -----------------------------------------------------------------------------

@@ -32,8 +32,6 @@ class Game:
         self.started = "-"        # its header's start=
         self.resigning = None     # a resignation offered and not yet answered: [player, 1-3,
                                   # offered] (offered False: a person still choosing the kind)
-        self.declined = [0, 0]    # per player, the highest resignation refused this game
-        self.rview = None
 
     @property
     def m(self):
@@ -126,8 +124,6 @@ class Game:
 
     def begin(self, n):
         """GAME n, and the tutor's TUTOR on lines when it is on."""
-        self.resigning = None
-        self.declined = [0, 0]
         self.ev("GAME %d" % n)
         self.tutor_on()
 
@@ -146,40 +142,14 @@ class Game:
         # a money or single-game session ends when a new one starts: its record gets MATCHEND
         m = self.rep.match
         if not self.rep.ended and m.rules.mode != "match" and self.app.journal.f:
+            w = self.rep.warning
+            if w:                 # a tutor's warning left open: the warned action is taken back
+                self.ev("TUTOR %d undo" % w[0])
+                if w[1] == "move":
+                    for _ in range(len(self.rep.steps)):
+                        self.ev("UNDO %d" % w[0])
             sc = m.score
             self.ev("MATCHEND %d %d %d" % (0 if sc[0] >= sc[1] else 1, sc[0], sc[1]))
-
-    # ---- resigning (bgapp.view_resign answers an offer) -----------------------------------------
-    def resign_key(self):
-        """RESIGN pressed by the person whose turn it is: a single resignation to offer (each
-        further RESIGN makes it a gammon, a backgammon, a single again)."""
-        m = self.rep.match
-        p = self.actor()
-        if p is None or m.phase not in (TURN, MOVE, DOUBLED):
-            return "no game in progress to resign"
-        if self.who[p] is not None:
-            return "it is the computer's turn"
-        if self.ch or self.demo:
-            return "no resigning in a chouette"
-        if self.rep.steps:
-            return "take your steps back (UNDO) before resigning"
-        self.resigning = [p, 1, False]
-        self.app.changed()
-        return None
-
-    def resign_view(self):
-        """The view of an offer standing (bgapp.view_resign, loaded when first wanted)."""
-        if self.rview is None:
-            from bgapp.app import load
-            self.rview = load("view_resign", "ResignView")(self.app)
-        return self.rview
-
-    def resigns(self, p, kind):
-        """The resignation of `kind` offered by p is accepted: RESIGN, then the game's END."""
-        self.resigning = None
-        self.ev("RESIGN %d %d" % (p, kind))
-        self.over()
-        self.app.changed()
 
     def cube_shown(self):
         """The cube on the panel: (value, owner side or -1)."""

@@ -37,11 +37,9 @@ class BotView(View):
                 g.offer(offers)             # a chouette: answered in view_chouette_cube
                 app.changed()
                 return
-        if m.phase == TURN and app.journal.settings["resign"] and not (g.ranked or g.demo):
-            k = bot.resigns(m, p)
-            if k and k > g.declined[p]:
-                g.resigning = [p, k, True]  # the person answers (view_resign)
-                app.changed()
+        if m.phase == TURN and app.journal.settings["resign"]:
+            from bgapp.app import load
+            if load("view_resign", "bot_offers")(app, bot, p):
                 return
         if m.phase == TURN:
             if m.cube_available(p) and bot.wants_double(m):

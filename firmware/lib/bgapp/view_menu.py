@@ -61,6 +61,12 @@ class MenuView(View):
                 return why
         if n == 22:
             return app.show_best(s["opponent"] or 6)
+        if key == "OFF":                # resign the game in progress (bgapp.view_resign)
+            if not app.game:
+                return "no game to resign"
+            app.go(app.play)
+            from bgapp.app import load
+            return load("view_resign", "offer")(app)
         if key == "DOUBLE":
             from bgapp.app import load
             app.go(load("view_chouette", "ChouetteSetupView")(app))
@@ -93,7 +99,7 @@ class MenuView(View):
                 app.game.tutor_on()
         else:
             return ("not a menu choice (P1-P23, P24 pips, DOUBLE chouette, HINT bot resigns, "
-                    "OK new game, MENU back)")
+                    "OFF resign, OK new game, MENU back)")
         app.unsaved = True     # written right after the frame that shows it (App._loop)
         return None
 

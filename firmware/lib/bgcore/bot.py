@@ -10,7 +10,6 @@ from bgcore.net import Net, row, shots, shot_row, S_OUT
 NOISE = (0, 320, 180, 100, 55, 30, 0)
 NAMES = ("", "beginner", "casual", "club", "strong", "expert", "master")
 _net = None
-_dance = None           # the readout after a dance (bgcore.dancenet), loaded when first needed
 
 
 def _shared_net():
@@ -125,17 +124,14 @@ class Bot:
 
     def choose(self, pos, d1, d2):
         """One of pos.plays(d1, d2), or None when the roll cannot be played."""
-        plays = pos.plays(d1, d2)
-        if len(plays) < 2:
-            return plays[0].detached() if plays else None
-        return plays[self._scan(pos, plays, NOISE[self.level] * S_OUT // 1000)].detached()
+        return self.hint(pos, d1, d2, NOISE[self.level] * S_OUT // 1000)
 
-    def hint(self, pos, d1, d2):
+    def hint(self, pos, d1, d2, noise=0):
         """The strongest play for the side on roll, whatever the level (None: no legal play)."""
         plays = pos.plays(d1, d2)
         if len(plays) < 2:
             return plays[0].detached() if plays else None
-        return plays[self._scan(pos, plays, 0)].detached()
+        return plays[self._scan(pos, plays, noise)].detached()
 
     def loss(self, pos, d1, d2, play):
         """How much worse `play` is than the best play, by the network, in millipoints."""
@@ -171,47 +167,11 @@ class Bot:
         raw = pos.raw
         acc = self._acc
         if raw[51]:
-            return self._dance_chances(raw)
+            from bgcore.dance import chances      # loaded for such a position only
+            return chances(self.net, acc, raw)
         self.net.load(acc, raw[26:] + raw[:26])   # the opponent is the side that just moved
         w, wg, wb, lg, lb = self.net.probabilities(acc)
         return [32768 - w, lg, lb, wg, wb]
-
-    def _dance_chances(self, raw):
-        global _dance
-        if _dance is None:
-            from bgcore import dancenet
-            from bgcore.net import _int16s, _int32s
-            _dance = (_int16s(dancenet.W), _int16s(dancenet.A), _int32s(dancenet.B),
-                      dancenet.INPUTS)
-        w, a, b, n = _dance
-        net = self.net
-        acc = self._acc
-        s = [0, 0, 0, 0, 0]
-        for view in (0, 1):
-            net.load(acc, raw if view == 0 else raw[26:] + raw[:26])
-            top = net._top(acc)
-            h1 = net._h1
-            nt = len(top)
-            nh = len(h1)
-            for k in range(5):
-                o = k * n
-                v = 0
-                ot = o + view * nt
-                for j in range(nt):
-                    v += w[ot + j] * top[j]
-                oh = o + 2 * nt + view * nh
-                for j in range(nh):
-                    v += w[oh + j] * h1[j]
-                if view == 0:
-                    v += (a[k] * net._output(top, k) >> 10) + b[k]
-                s[k] += v
-        out = [net.sigmoid(v) for v in s]
-        win = out[0]
-        out[1] = min(out[1], win)
-        out[2] = min(out[2], out[1])
-        out[3] = min(out[3], 32768 - win)
-        out[4] = min(out[4], out[3])
-        return out
 
     # the decisions themselves live in bgcore.cube, loaded only when a cube is in play
     def wants_double(self, match):

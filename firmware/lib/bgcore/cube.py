@@ -162,16 +162,22 @@ class MatchCube:
         pts = self.points.get(c)
         lo_p, hi_p = 0, F
         if pts is not None:
-            if owner != MINE and self.b > c:         # they can double me out at my take point
-                lo_p, lo_v = pts[0], mwc(self.a, self.b - c, self.post)
-            if owner != THEIRS and self.a > c:       # I can cash at my cash point
-                hi_p, hi_v = pts[1], mwc(self.a - c, self.b, self.post)
+            # they double me out at my take point, I cash at my cash point: unless the side
+            # with the market is too good to cash and plays on for the gammon (the dead cube's
+            # value there is better for it than the cash)
+            if owner != MINE and self.b > c:
+                lo_p = pts[0]
+                lo_v = min(mwc(self.a, self.b - c, self.post), lo_v + (hi_v - lo_v) * lo_p // F)
+            if owner != THEIRS and self.a > c:
+                hi_p = pts[1]
+                e0, e1 = self._end(c)
+                hi_v = max(mwc(self.a - c, self.b, self.post), e0 + (e1 - e0) * hi_p // F)
         if hi_p <= lo_p:
             live = dead
         elif p <= lo_p:
-            live = lo_v
+            live = lo_v if lo_v < dead else dead
         elif p >= hi_p:
-            live = hi_v
+            live = hi_v if hi_v > dead else dead
         else:
             live = lo_v + (hi_v - lo_v) * (p - lo_p) // (hi_p - lo_p)
         return dead + self.x * (live - dead) // F

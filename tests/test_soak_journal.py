@@ -1,0 +1,66 @@
+"""Watchdog feeds inside the board's long jobs. The board's journal resumes a long record reading it once and feeding the watchdog inside
+(on an RP2040 a long money session's replay outlasts the watchdog's 8 s), and the chain goes on
+from the last whole line whether or not a power cut tore the last one (found while bounding the
+start-up replay for the soak). Runs the journal on MicroPython."""
+
+import random
+
+import pytest
+
+from bgboard.games import play_record
+from bgcore.match import Rules, MONEY
+from bgcore.record import replay
+from conftest import run_micropython
+
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+
+@pytest.fixture(scope="module")
+def session():
+    return play_record(Rules(MONEY, jacoby=True), random.Random(3), ("Ann", "Bob"), games=3)
+
+
+@pytest.mark.parametrize("tear", [0, 3, 12, -1])
+def test_resume_reads_once_feeds_and_goes_on_after_the_last_whole_line(tmp_path, mpy_lib,
+                                                                       session, tear):
+    # tear: 0 nothing torn; 3 the last line cut in its check; 12 cut before its '|';
+    # -1 a line cut right after its first character
+    lines = session.splitlines(keepends=True)
+    text = session
+    if tear == -1:
+        text = session + "G"
+    elif tear:
+        text = session + lines[-1][:-tear]     # a copy of the last line, cut short
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "0001.bgr").write_text(text)
+    games = sum(1 for ln in lines if ln.startswith("GAME "))
+    r = run_micropython(HERE / "mp" / "journal_resume.py", str(data), "0001.bgr",
+                        "GAME %d" % (games + 1), heap="192k", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr + r.stdout
+    out = dict(line.split(" ", 1) for line in r.stdout.strip().splitlines())
+    assert int(out["feeds"]) >= len(lines) // 32 >= 3           # fed inside the replay
+    assert (out["torn"] == "None") == (tear == 0)
+    assert out["played"] == "1"
+    after = (data / "0001.bgr").read_text()
+    assert after.startswith(session) and after[len(session):].startswith("GAME %d|" % (games + 1))
+    rep, info, torn = replay(after, history=False)              # one chain, nothing torn
+    assert torn is None and rep.match.game == games + 1
+
+
+def test_the_bot_feeds_the_watchdog_while_it_scores_a_roll():
+    """Found by the soak: a level-6 move in a demo was the longest gap between feeds (44 ms of
+    CPU on the unix port, x200 = 8.9 s, past the RP2040's 8 s): the bot now calls its tick (the
+    board's feed) every 16 plays it scores."""
+    from bgcore import Position
+    from bgcore.bot import Bot
+    pos = Position.initial()
+    plays = max((pos.plays(d, d) for d in range(1, 7)), key=len)
+    d = next(d for d in range(1, 7) if len(pos.plays(d, d)) == len(plays))
+    bot = Bot(6, seed=1)
+    calls = []
+    bot.tick = lambda: calls.append(1)
+    bot.choose(pos, d, d)
+    assert len(plays) >= 32 and len(calls) == len(plays) // 16
