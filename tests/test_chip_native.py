@@ -1,6 +1,7 @@
 """The native code the firmware compiles where MicroPython has a native emitter (the LED panel's
-per-LED loop, bghal/panel.py) gives the same bytes and currents as the Python loop on CPython and
-as the same loop on MicroPython with the native code switched off. (On the emulated RP2040 the
+per-LED loop, bghal/panel.py; the bot network's inner loops, bgcore/net.py) gives the same
+results as the Python loops on CPython and as the same loops on MicroPython with the native code
+switched off. (On the emulated RP2040 the
 same source compiles to Thumb: test_chip.py's frames come from it.)"""
 
 import subprocess
@@ -27,3 +28,24 @@ def test_panel_encode_native_matches_python(mpy_lib):
     assert len(want) == 2
     assert native.stdout.splitlines()[1:] == want
     assert plain.stdout.splitlines()[1:] == want
+
+
+NET_SCRIPT = ROOT / "tests" / "mp" / "net_native.py"
+
+
+def test_net_native_matches_python(mpy_lib):
+    """The bot network's native loops (bgcore.net: viper on MicroPython) give the same equities
+    and probabilities, integer for integer, as its Python loops on CPython and on MicroPython."""
+    cpy = subprocess.run([sys.executable, str(NET_SCRIPT)], capture_output=True, text=True,
+                         env={"PYTHONPATH": str(FIRMWARE_LIB)}, timeout=300)
+    assert cpy.returncode == 0, cpy.stderr
+    native = run_micropython(NET_SCRIPT, lib=mpy_lib, heap="256k", timeout=300)
+    plain = run_micropython(NET_SCRIPT, "python", lib=mpy_lib, heap="256k", timeout=300)
+    assert native.returncode == 0 and plain.returncode == 0, native.stderr + plain.stderr
+    assert native.stdout.splitlines()[0] == "native", native.stdout
+    assert plain.stdout.splitlines()[0] == "python"
+    assert cpy.stdout.splitlines()[0] == "python"
+    want = cpy.stdout.splitlines()[1]
+    assert int(want.split()[0]) > 500           # plays evaluated in the game
+    assert native.stdout.splitlines()[1] == want
+    assert plain.stdout.splitlines()[1] == want

@@ -3,10 +3,12 @@ on rp2040js, MicroPython v1.28 rp2), beside the unix port's figures of the same 
 does not depend on the host's load; a real Pico runs code from flash through a cache and is about
 1.0-1.3x slower than these figures (../shared/rp2/README.md).
 
-On one emulated board with the firmware and the reference profile:
+With --before REV, the firmware of git revision REV is measured the same way first, and the
+figures are printed side by side (before / after). On one emulated board per firmware, with the
+reference profile:
 - the app: reset to the first LED frame, the CPU share of the idle menu, key press (on the key
-  matrix's GPIOs) to the changed LED frame, the longest gap between watchdog feeds in a demo game
-  (level 6) and in the pips view;
+  matrix's GPIOs) to the changed LED frame (at rest, and 100 ms after the last answer), the
+  longest gap between watchdog feeds in a demo game (level 6) and in the pips view;
 - then through the raw REPL with the HAL open (its key scan running): `show`, the HAL's
   background CPU share, each bot level's time per move (both sides, seeded dice) and the lowest
   free heap after a move (collected before each);
@@ -71,15 +73,20 @@ def app_figures(board, say, presses=6):
     s1 = board.stats()
     f["idle_cpu_pct"] = 100 * (s1["busy_ns"] - s0["busy_ns"]) / (s1["ns"] - s0["ns"])
     say("idle menu: CPU busy %.0f %%" % f["idle_cpu_pct"])
-    lat = []
-    for i in range(presses):
-        t = board.stats()["ns"]
-        board.key("P13", hold_ms=80)         # menu: Jacoby on / off (an even number of times)
-        lat.append((_frame_after(board, t) - t) / 1e6)
-        _wait_emulated(board, 100)
-    f["key_ms"] = lat
-    say("key press -> changed LED frame: median %.1f ms, worst %.1f ms (%d presses)"
-        % (statistics.median(lat), max(lat), len(lat)))
+    # a menu key (P13: Jacoby on / off, an even number of times), pressed with the board at rest
+    # (a second after its last answer), then presses 100 ms after the last answer (a person
+    # stepping through settings: the board may still be writing the last one to flash)
+    for key, rest_ms, what in (("key_ms", 1000, "at rest"), ("key_quick_ms", 100,
+                                                             "100 ms after the last answer")):
+        lat = []
+        for i in range(presses):
+            _wait_emulated(board, rest_ms)
+            t = board.stats()["ns"]
+            board.key("P13", hold_ms=80)
+            lat.append((_frame_after(board, t) - t) / 1e6)
+        f[key] = lat
+        say("key press -> changed LED frame, %s: median %.1f ms, worst %.1f ms (%d presses)"
+            % (what, statistics.median(lat), max(lat), len(lat)))
     # a power cut: the boot of a board that has booted before (the profile checked)
     with board.cond:
         board.frames.clear()
@@ -149,11 +156,11 @@ def chip_probe(board, levels, games, seed):
     return json.loads(out.decode().strip().splitlines()[-1])
 
 
-def unix_probe(levels, games, seed):
+def unix_probe(levels, games, seed, fw_dir=None):
     with tempfile.TemporaryDirectory() as tmp:
         from bgboard.build import compile_lib
         lib = Path(tmp) / "lib"
-        compile_lib(lib)
+        compile_lib(lib, Path(fw_dir or paths.FIRMWARE) / "lib")
         env = dict(os.environ, MICROPYPATH=str(lib))
         r = subprocess.run([paths.tool("micropython"), "-X", "heapsize=240k", str(PROBE),
                             ",".join(map(str, levels)), str(games), str(seed)],
@@ -168,7 +175,84 @@ def _ms(us_list):
     return statistics.median(s) / 1000, s[-1] / 1000
 
 
-def run(levels=(6,), games=1, seed=1, demo=True, profile="reference"):
+def firmware_at(rev, dest):
+    """The firmware tree of git revision `rev` of this repository, extracted under `dest`."""
+    r = subprocess.run("git -C '%s' archive '%s' firmware | tar -x -C '%s'"
+                       % (paths.REPO, rev, dest), shell=True, capture_output=True, text=True)
+    if r.returncode or not (Path(dest) / "firmware" / "main.py").exists():
+        raise SystemExit("bgboard bench chip: no firmware at revision %r (%s)"
+                         % (rev, (r.stderr.strip().splitlines() or ["git archive failed"])[-1]))
+    return Path(dest) / "firmware"
+
+
+def measure(say, levels, games, seed, demo, profile, fw_dir=None):
+    """Every figure of one firmware tree (this repository's by default): a dict."""
+    f = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        chip.install(Path(tmp) / "flash.img", profile, fw_dir=fw_dir)
+        board = chip.ChipBoard(Path(tmp) / "link", Path(tmp) / "flash.img",
+                               log=open(os.devnull, "w")).start()
+        try:
+            f.update(app_figures(board, say))
+            say("bot and HAL through the raw REPL ...")
+            try:
+                f["probe"] = chip_probe(board, levels, games, seed)
+            except Exception as e:      # (a firmware whose scan timer swallows Ctrl-C)
+                say("the raw REPL probe: not measured (%s)" % str(e)[:200])
+                return f
+            say("show (Panel.encode + NeoPixel.write): %.1f ms" % (f["probe"]["show_us"] / 1000))
+            say("the HAL's background work (key scan): %.0f %% of the CPU"
+                % f["probe"]["hal_cpu_pct"])
+            if demo:
+                try:
+                    f.update(feed_figures(board, say))
+                except Exception as e:
+                    say("watchdog-feed gaps: not measured (%s)" % e)
+        finally:
+            board.stop()
+    f["unix"] = unix_probe(levels, games, seed, fw_dir)
+    for level in levels:
+        c, u = f["probe"]["level%d" % level], f["unix"]["level%d" % level]
+        say("level %d: chip %.0f / %.0f ms median / worst per move (%d moves), lowest free heap "
+            "%d KB; unix port %.2f / %.2f ms, %.0fx" % ((level,) + _ms(c["us"]) + (
+                len(c["us"]), c["low_free"] // 1024) + _ms(u["us"])
+                + (sum(c["us"]) / max(1, sum(u["us"])),)))
+    return f
+
+
+def rows(f, levels):
+    """(figure, its value as text) of one firmware's figures."""
+    p = f.get("probe")
+    out = [("reset to the first LED frame, first boot after installing", "%.0f ms" % f["boot_ms"]),
+           ("reset to the first LED frame, later boots (after a power cut)",
+            "%.0f ms" % f["reboot_ms"]),
+           ("CPU busy in the idle menu", "%.0f %%" % f["idle_cpu_pct"]),
+           ("the HAL's background work (key scan), share of the CPU",
+            "%.0f %%" % p["hal_cpu_pct"] if p else "-"),
+           ("key press on the matrix -> changed LED frame, median / worst",
+            "%.0f / %.0f ms" % (statistics.median(f["key_ms"]), max(f["key_ms"]))),
+           ("  the same, 100 ms after the last answer",
+            "%.0f / %.0f ms" % (statistics.median(f["key_quick_ms"]), max(f["key_quick_ms"]))
+            if "key_quick_ms" in f else "-"),
+           ("show (Panel.encode + NeoPixel.write)",
+            "%.1f ms" % (p["show_us"] / 1000) if p else "-")]
+    for level in levels if p else ():
+        c, u = p["level%d" % level], f["unix"]["level%d" % level]
+        cm, cw = _ms(c["us"])
+        um, uw = _ms(u["us"])
+        out.append(("level %d per move, HAL running: median / worst (moves)" % level,
+                    "%.0f / %.0f ms (%d)" % (cm, cw, len(c["us"]))))
+        out.append(("  level %d, unix port, same games: median / worst (chip/unix)" % level,
+                    "%.2f / %.2f ms (%.0fx)" % (um, uw, sum(c["us"]) / max(1, sum(u["us"])))))
+        out.append(("  lowest free heap after a level-%d move (bot + HAL)" % level,
+                    "%d KB" % (c["low_free"] // 1024)))
+    for key, what in (("demo_feed_gap_ms", "longest watchdog-feed gap, a level-6 demo game"),
+                      ("pips_feed_gap_ms", "longest watchdog-feed gap, the pips view")):
+        out.append((what, "%.0f ms" % f[key] if key in f else "-"))
+    return out
+
+
+def run(levels=(6,), games=1, seed=1, demo=True, profile="reference", before=None):
     try:
         chip.check()
     except chip.ChipUnavailable as e:
@@ -182,32 +266,23 @@ def run(levels=(6,), games=1, seed=1, demo=True, profile="reference"):
     print("emulated RP2040 (rp2040js, MicroPython rp2 %s), emulated ms at 125 MHz; a real Pico "
           "is about 1.0-1.3x slower (its code runs from flash through a cache)"
           % chip.FIRMWARE_NAME, flush=True)
+    runs = []
     with tempfile.TemporaryDirectory() as tmp:
-        chip.install(Path(tmp) / "flash.img", profile)
-        board = chip.ChipBoard(Path(tmp) / "link", Path(tmp) / "flash.img",
-                               log=open(os.devnull, "w")).start()
-        try:
-            app_figures(board, say)
-            say("bot and HAL through the raw REPL ...")
-            res = chip_probe(board, levels, games, seed)
-            say("show (Panel.encode + NeoPixel.write): %.1f ms" % (res["show_us"] / 1000))
-            say("the HAL's background work (key scan): %.0f %% of the CPU" % res["hal_cpu_pct"])
-            if demo:
-                try:
-                    feed_figures(board, say)
-                except Exception as e:
-                    say("watchdog-feed gaps: not measured (%s)" % e)
-        finally:
-            board.stop()
-    unix = unix_probe(levels, games, seed)
-    say("%-8s %6s %22s %22s %8s %14s" % ("level", "moves", "chip median / worst ms",
-                                         "unix median / worst ms", "ratio", "low free heap"))
-    for level in levels:
-        c, u = res["level%d" % level], unix["level%d" % level]
-        cm, cw = _ms(c["us"])
-        um, uw = _ms(u["us"])
-        say("%-8d %6d %12.0f / %7.0f %12.2f / %7.2f %7.0fx %11d KB"
-            % (level, len(c["us"]), cm, cw, um, uw, sum(c["us"]) / max(1, sum(u["us"])),
-               c["low_free"] // 1024))
+        if before:
+            fw = firmware_at(before, tmp)
+            say("-- before: the firmware at %s" % before)
+            runs.append(("before (%s)" % before, measure(say, levels, games, seed, demo, profile,
+                                                        fw)))
+            say("-- after: the firmware of this tree")
+        runs.append(("after" if before else "this firmware",
+                     measure(say, levels, games, seed, demo, profile)))
+    tables = [rows(f, levels) for _, f in runs]
+    names = []
+    for t in tables:
+        names += [what for what, _ in t if what not in names]
+    say("")
+    say("%-64s" % "figure (emulated time)" + "".join("%22s" % name[:22] for name, _ in runs))
+    for what in names:
+        say("%-64s" % what + "".join("%22s" % dict(t).get(what, "-") for t in tables))
     say("(%.0f s of host time)" % (time.monotonic() - t0))
     return 0

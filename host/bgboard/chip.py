@@ -120,16 +120,16 @@ def blank_image(path):
     Path(path).write_bytes(b"\xff" * FS_SIZE)
 
 
-def install(image, profile="reference"):
-    """The firmware and a board profile on the image, as on the unix-port board but with the
-    profile's own HAL (rp2); /data is kept."""
+def install(image, profile="reference", fw_dir=None):
+    """The firmware (this repository's, or the tree `fw_dir`) and a board profile on the image,
+    as on the unix-port board but with the profile's own HAL (rp2); /data is kept."""
     image = Path(image)
     if image.exists():
         try:
             vboard.open_image(image)
         except Exception:           # erased or unreadable: a blank board
             image.unlink()
-    n = vboard.install(image, profile)
+    n = vboard.install(image, profile, fw_dir=fw_dir)
     data = json.loads(paths.profile_path(profile).read_text())
     fs = vboard.open_image(image)
     with fs.open("/profile.json", "wb") as f:

@@ -18,7 +18,8 @@ def _bench(args):
         return run(games=args.games or 40, seed=args.seed)
     if args.what == "chip":
         from bgboard.bench_chip import run
-        return run(levels=tuple(args.levels or (6,)), seed=args.seed, demo=not args.no_demo)
+        return run(levels=tuple(args.levels or (6,)), seed=args.seed, demo=not args.no_demo,
+                   before=args.before)
     if args.what == "tutor":
         from bgboard.bench_tutor import run
         return run(turns=args.turns, think_ms=args.think, gap_ms=args.gap, seed=args.seed,
@@ -420,6 +421,8 @@ def build_parser():
     seed(bc)
     bc.add_argument("--no-demo", action="store_true",
                     help="skip the demo game (the watchdog-feed gaps)")
+    bc.add_argument("--before", metavar="REV", help="also measure the firmware of git revision "
+                    "REV, printed beside this tree's (before / after)")
     bd = benchmark("leaderboard", "ranked submissions the leaderboard server verifies per second")
     bd.add_argument("--games", type=int, metavar="N",
                     help="ranked records to submit (default 40)")

@@ -376,7 +376,8 @@ def run(flash=None, profile="reference", heap=vboard.DEFAULT_HEAP, fresh=False, 
             vboard.stop(proc)
         log.close()
         shutil.rmtree(tmp, ignore_errors=True)
-    out.write("bgboard sim: the game is kept on %s; `bgboard sim` resumes it.\n" % flash)
+    out.write("bgboard sim: the game is kept on %s; `bgboard sim%s` resumes it.\n"
+              % (flash, "" if chip == vboard.DEFAULT_CHIP else " --chip " + chip))
     return 0
 
 

@@ -182,9 +182,10 @@ def list_files(image, top="/"):
     return sorted(out)
 
 
-def install(image, profile="reference", compiled=True):
+def install(image, profile="reference", compiled=True, fw_dir=None):
     """Put the firmware on an image, as `bgboard flash` would: /main.py, /lib (compiled to .mpy
     with mpy-cross unless compiled=False) and /profile.json. /data (records, settings) is kept.
+    `fw_dir`: another firmware tree than this repository's (bench chip --before).
     Creates the image when missing. Returns the number of files written. Refused (InUse) while
     another virtual board runs on the image."""
     image = Path(image)
@@ -196,15 +197,16 @@ def install(image, profile="reference", compiled=True):
     except FileNotFoundError as e:
         raise SystemExit("bgboard vboard: %s" % e)
     fs = open_image(image)
-    files = [("/main.py", (paths.FIRMWARE / "main.py").read_bytes()),
+    fw = Path(fw_dir or paths.FIRMWARE)
+    files = [("/main.py", (fw / "main.py").read_bytes()),
              ("/profile.json", build.profile_file(json.loads(prof.read_text()), "unix"))]
     if compiled:
         with tempfile.TemporaryDirectory() as tmp:
-            lib = build.compile_lib(tmp)
+            lib = build.compile_lib(tmp, fw / "lib")
         files += [("/lib/" + name, code) for name, code in lib.items()]
     else:
-        files += [("/lib/" + src.relative_to(paths.FIRMWARE_LIB).as_posix(), src.read_bytes())
-                  for src in sorted(paths.FIRMWARE_LIB.rglob("*.py"))]
+        files += [("/lib/" + src.relative_to(fw / "lib").as_posix(), src.read_bytes())
+                  for src in sorted((fw / "lib").rglob("*.py"))]
     # remove stale library files (a .py left beside a fresh .mpy would shadow it)
     try:
         old = [p for p in list_files_fs(fs, "/lib")]

@@ -127,6 +127,84 @@ except ImportError:         # not trained yet: tools/train_bot.py configures it
     _weights = None
 
 
+# The network's inner loops in native code where MicroPython has a native emitter (Thumb on the
+# RP2040, x64 on the unix port), compiled from this source when this module is imported: the
+# library stays bytecode any MicroPython loads, and CPython runs the Python loops below. The
+# arithmetic is that of those loops, integer for integer (tests/test_bot.py plays the same games
+# move for move on CPython and MicroPython): values stay far inside 31 bits, the int16 weights
+# are read unsigned and sign-corrected, and int32 sums are only stored (as two's complement).
+_NATIVE_SRC = """
+@micropython.viper
+def add(acc, w, o: int, h: int, sign: int):
+    a = ptr32(acc)
+    p = ptr8(w)
+    j = 0
+    while j < h:
+        a[j] += sign * p[o + j]
+        j += 1
+    a[h] += sign
+
+
+@micropython.viper
+def hidden(acc, b1, out, h: int):
+    a = ptr32(acc)
+    b = ptr16(b1)
+    t = ptr32(out)
+    off = 128 * a[h]
+    j = 0
+    while j < h:
+        v = b[j]
+        if v & 0x8000:
+            v -= 0x10000
+        x = a[j] - off + v
+        if x < 0:
+            x = 0
+        elif x > 128:
+            x = 128
+        t[j] = x
+        j += 1
+
+
+@micropython.viper
+def dots(v, w, o: int, out, n: int, m: int):
+    x = ptr32(v)
+    p = ptr16(w)
+    t = ptr32(out)
+    k = 0
+    while k < m:
+        s = 0
+        j = 0
+        while j < n:
+            a = x[j]
+            if a:
+                b = p[o + j]
+                if b & 0x8000:
+                    b -= 0x10000
+                s += b * a
+            j += 1
+        t[k] = s
+        o += n
+        k += 1
+"""
+_native = []      # [add, hidden, dots] once compiled; [None] * 3 without a native emitter
+
+
+def _natives():
+    if not _native:
+        try:
+            import micropython  # noqa: F401  (MicroPython only)
+            names = {}
+            exec(_NATIVE_SRC, names)
+            _native.extend((names["add"], names["hidden"], names["dots"]))
+        except Exception:       # CPython, or a MicroPython built without native emitters
+            _native.extend((None, None, None))
+    return _native
+
+
+_natives()      # at import, while the heap is unbroken (the compiler's garbage leaves no holes
+                # between the network's tables)
+
+
 class Net:
     """The trained network. An `acc` list holds the hidden pre-activations as offset-binary
     sums, with the number of rows added at index HIDDEN; callers keep and reuse their own."""
@@ -145,6 +223,8 @@ class Net:
         self.sig = _int16s(wt.SIGMOID)
         self._h1 = array("i", [0] * self.h)
         self._h2 = array("i", [0] * self.h2)
+        self._sums = array("i", [0] * max(self.h2, 6))
+        self._add, self._hidden, self._dots = _natives()
 
     def new_acc(self):
         return array("i", [0] * (self.h + 1))
@@ -153,6 +233,9 @@ class Net:
         w = self.w1
         h = self.h
         o = r * h
+        if self._add:
+            self._add(acc, w, o, h, 1)
+            return
         for j in range(h):
             acc[j] += w[o + j]
         acc[h] += 1
@@ -161,6 +244,9 @@ class Net:
         w = self.w1
         h = self.h
         o = r * h
+        if self._add:
+            self._add(acc, w, o, h, -1)
+            return
         for j in range(h):
             acc[j] -= w[o + j]
         acc[h] -= 1
@@ -176,17 +262,27 @@ class Net:
     def _top(self, acc):
         # the last hidden layer's activations, 0..S1 (S1 = 1.0)
         h = self.h
-        off = 128 * acc[h]
         b1 = self.b1
         h1 = self._h1
-        for j in range(h):
-            x = acc[j] - off + b1[j]
-            h1[j] = 0 if x < 0 else (x if x < S1 else S1)
+        if self._hidden:
+            self._hidden(acc, b1, h1, h)
+        else:
+            off = 128 * acc[h]
+            for j in range(h):
+                x = acc[j] - off + b1[j]
+                h1[j] = 0 if x < 0 else (x if x < S1 else S1)
         if not self.h2:
             return h1
         w2 = self.w2
         b2 = self.b2
         h2 = self._h2
+        if self._dots:
+            sums = self._sums
+            self._dots(h1, w2, 0, sums, h, self.h2)
+            for k in range(self.h2):
+                s = (b2[k] + sums[k]) >> 8
+                h2[k] = 0 if s < 0 else (s if s < S1 else S1)
+            return h2
         o = 0
         for k in range(self.h2):
             s = b2[k]
@@ -204,6 +300,10 @@ class Net:
         w = self.wo
         o = k * n
         s = self.bo[k]
+        if self._dots:
+            sums = self._sums
+            self._dots(top, w, o, sums, n, 1)
+            return s + sums[0]
         for j in range(n):
             s += w[o + j] * top[j]
         return s
