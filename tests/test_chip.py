@@ -95,6 +95,31 @@ def test_a_power_cut_mid_turn_resumes_the_game(game_board):
         assert after.get(k) == st.get(k), (k, st, after)
 
 
+def test_a_demo_game_pulled_off_the_chip_verifies(game_board, tmp_path):
+    """The chip plays a level-6 demo game (fast) into a record of its own; after three emulated
+    seconds (a dozen moves or so) MENU stops it. The record is pulled over the chip's USB serial
+    port with `bgboard logs pull` (the protocol client) and verified by replay."""
+    b = game_board
+    with Board(b.link) as board:
+        answer = board.request("DEMO 1 fast", timeout=60)
+        assert answer.startswith("OK DEMO"), answer
+        started = b.stats()["ns"]
+        b.wait(lambda: b.stats()["ns"] > started + 3e9, 300, "three emulated seconds of demo")
+        assert board.request("KEY MENU", timeout=120).startswith("OK KEY"), "MENU refused"
+    out = tmp_path / "pulled"
+    r = subprocess.run([sys.executable, "-m", "bgboard.cli", "logs", "pull", "--port", str(b.link),
+                        "--out", str(out)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    demos = [p for p in out.glob("*.bgr") if "bot:6" in p.read_text().split("OPEN", 1)[0]]
+    assert len(demos) == 1, r.stdout + r.stderr
+    lines = demos[0].read_text().splitlines()
+    assert sum(ln.startswith("STEP") or ln.startswith("MOVE") for ln in lines) >= 1, lines[:20]
+    v = subprocess.run([sys.executable, "-m", "bgboard.cli", "verify", str(demos[0])],
+                       capture_output=True, text=True, timeout=120)
+    assert v.returncode == 0, v.stdout + v.stderr
+    print(v.stdout.strip().splitlines()[-1])
+
+
 def test_the_watchdog_resets_the_chip(tmp_path):
     """rp2040js counts the watchdog down but does not reset the chip; the driver does."""
     b = chip.ChipBoard(tmp_path / "link", tmp_path / "blank.img").start()
@@ -123,6 +148,8 @@ def test_flash_a_blank_emulated_pico_with_mpremote(tmp_path):
         with Board(b.link) as board:
             info = board.hello(timeout=120)
         assert info.get("profile") == "reference", info
+        # its id is its flash chip's unique ID, as on a real Pico: its own, not zeros
+        assert info.get("board") == chip.unique_id(b.image) != chip.unique_id(tmp_path / "x"), info
         assert b.resets and b.resets[0] == "forced"       # machine.reset() after the switch
     finally:
         b.stop()

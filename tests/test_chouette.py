@@ -223,18 +223,127 @@ def test_a_four_player_single_cube_chouette_by_keys_with_a_power_cut(tmp_path, m
     assert e.returncode == 0 and e.stdout.split(), e.stderr
 
 
-def test_a_five_player_multiple_cube_chouette_with_bots_in_seats(tmp_path, mpy_lib):
-    """Five players, multiple cubes, bots in seats 2, 4 and 5: the bots turn and answer their
-    own cubes; STATE and the display show every member's cube."""
-    out = board(tmp_path, mpy_lib, "KEY DOUBLE", "KEY P5", "KEY P10", "KEY P14", "KEY P15",
-                "KEY P16", "KEY P17", "KEY OK", "CGAME play", "STATE", "SHOW", "KEY OK",
-                "CGAME play", "STATE", "KEY OK", "CGAME play", "STATE", seed=11)
+def short(name):
+    # a name as the board's display shows it (bgapp.chouette.short)
+    return "bot" + name.rsplit("-", 1)[-1] if name.startswith("bot:") else name[:3]
+
+
+def _verify(rec):
+    v = subprocess.run([BGBOARD, "verify", str(rec), "--json"], capture_output=True, text=True)
+    j = json.loads(v.stdout)
+    assert j["ok"], j
+    return j
+
+
+def _peaks(out):
+    return [int(x) for x in re.findall(r"^CPEAK (\d+)", out, re.M)]
+
+
+def test_a_five_player_multiple_cube_chouette_by_keys_with_drops_and_a_power_cut(tmp_path,
+                                                                                   mpy_lib):
+    """Five players, multiple cubes, people in seats 1-3 and bots in seats 4-5. People on roll
+    press DOUBLE and pick the cubes to turn: the box doubles members one at a time, a member who
+    is not the captain doubles the box; bots turn and answer their own cubes; people drop some
+    doubles. The display and STATE show every member's cube; a power cut in the middle of a
+    game resumes it exactly; the record verifies with the scores the board shows."""
+    setup = ("KEY DOUBLE", "KEY P5", "KEY P10", "KEY P14", "KEY P15", "KEY P17", "KEY OK")
+    out = board(tmp_path, mpy_lib, *setup, "STATE", "CGAME multi", "STATE", "KEY OK",
+                "CGAME multi 60", "STATE", seed=11)
+    first = states(out)
+    assert first[0]["chouette"] == "multiple" and first[0]["line"].count(",") == 4
+    assert first[-1]["phase"] not in ("game_over", "opening"), first[-1]   # cut mid-game
+    out2 = board(tmp_path, mpy_lib, "STATE", "CGAME multi", "STATE", "KEY OK", "CGAME multi",
+                 "STATE", "SHOW", seed=5)
+    again = states(out2)
+    for k in ("pos", "line", "scores", "members", "game", "phase", "turn", "dice", "cube"):
+        assert again[0][k] == first[-1][k], k
+    outs = out + out2
+    # every member's cube and status, in STATE and on the display, after an answer: some hold
+    # a doubled cube while others play on 1 or are out
+    members = [ln.split()[1].split(",") for ln in outs.splitlines()
+               if ln.startswith("CMEMBERS ")]
+    assert members and all(len(m) == 4 for m in members)
+    assert any(len({x.split(":")[-3] for x in m}) > 1 and any(x.endswith(":out") for x in m)
+               for m in members), members
+    texts = [ln for ln in outs.splitlines() if ln.startswith("CTEXT ")]
+    # (box and captain, then two members to a line: name:cube, b or m who holds it, ? offered,
+    # x out)
+    assert all(re.match(r"CTEXT [^|]*\|box \S+ cpt \S+\|\S+:\d+[bm]?[?x]? \S+:\d+[bm]?[?x]?\|"
+                        r"\S+:\d+[bm]?[?x]? \S+:\d+[bm]?[?x]?\|", t) for t in texts), texts[:3]
+    # the record: the box doubled members one by one, members other than the captain doubled
+    # the box, and doubles were dropped on both sides
+    rec = tmp_path / first[0]["record"]
+    text = rec.read_text()
+    payloads = [ln.rsplit("|", 1)[0] for ln in text.splitlines()]
+    words = payloads[1].split()
+    ch = chouette.Chouette(words[2:], words[1])
+    box_single, member_doubles, box_drops, member_drops = 0, 0, 0, 0
+    for i, p in enumerate(payloads[2:], 2):
+        w = p.split()
+        if w[0] == "CDOUBLE" and ch.match.turn == 0 and not ch.offers:
+            offers = 1
+            while payloads[i + offers].startswith("CDOUBLE"):
+                offers += 1
+            box_single += offers < len(ch.playing)      # some members' cubes, not all
+        if w[0] == "CDOUBLE" and ch.match.turn == 1 and int(w[1]) != ch.captain:
+            member_doubles += 1
+        if w[0] == "CDROP":
+            if ch.match.turn == 0:
+                member_drops += 1
+            else:
+                box_drops += 1
+        ch.event(w)
+    assert box_single and member_doubles and box_drops and member_drops, (
+        box_single, member_doubles, box_drops, member_drops)
+    j = _verify(rec)
+    assert j["games"] == 3 and sum(j["score"]) == 0
+    assert ",".join("%s:%d" % (n, s) for n, s in zip(j["players"], j["score"])) \
+        == again[-1]["scores"]
+    # between games the display shows the settlement, the line and every player's score
+    shown = [ln for ln in out2.splitlines() if ln.startswith("TEXT ")][-1][5:].split("|")
+    score = dict(x.rsplit(":", 1) for x in again[-1]["scores"].split(","))
+    line = again[-1]["line"].split(",")
+    assert shown[0] == "after game 3" and len(shown) == len(line) + 2
+    rows = [re.match(r"(\S+) +([-+]\d+) =([-+]\d+)$", x).groups() for x in shown[1:-1]]
+    assert [(r[0], int(r[2])) for r in rows] == [(short(n), int(score[n])) for n in line]
+    assert sum(int(r[1]) for r in rows) == 0            # the game's settlement adds up
+    assert all(len(x) <= 16 for x in shown)              # an OLED line holds 16 characters
+    # the live heap: a chouette's code and state on top of a game's stay under 192 KB
+    peaks = _peaks(outs)
+    print("chouette (5 players, multiple cubes), the board's display after game 3: %s; live "
+          "peak %d KB"
+          % (" | ".join(shown), max(peaks) // 1024))
+    assert max(peaks) < 192 * 1024
+
+
+def test_players_join_and_leave_between_games_by_keys(tmp_path, mpy_lib):
+    """Between games: DOUBLE seats the next person of the list at the end of the line, HINT a
+    bot; a player's place in the line (P1-P8) pressed twice lets them leave. The JOIN and LEAVE
+    lines are in the record, survive a power cut, and the next game is played by the new line."""
+    out = board(tmp_path, mpy_lib, "KEY DOUBLE", "KEY OK", "CGAME play", "STATE", "KEY DOUBLE",
+                "KEY HINT", "STATE", "KEY P2", "STATE", "SHOW", "KEY P2", "STATE", seed=3)
     st = states(out)
-    assert st[0]["chouette"] == "multiple" and st[0]["line"].count(",") == 4
-    assert len(st[0]["members"].split(",")) == 4
+    line0 = st[0]["line"].split(",")
+    assert len(line0) == 4 and "Ben" not in line0
+    joined = st[1]["line"].split(",")
+    assert joined[:4] == line0 and joined[4] == "Ben" and joined[5] == "bot:6-6"
+    assert st[2]["line"] == st[1]["line"]              # the first P2 only asks
+    assert re.search(r"^TEXT .*\|P2 again: %s leaves$" % line0[1], out, re.M)
+    left = st[3]["line"].split(",")
+    assert left == [n for n in joined if n != line0[1]]
+    # a power cut: the new line is the record's
+    out2 = board(tmp_path, mpy_lib, "STATE", "KEY OK", "STATE", "CGAME play", "STATE", seed=8)
+    st2 = states(out2)
+    assert st2[0]["line"] == st[3]["line"] and st2[0]["scores"] == st[3]["scores"]
+    members = [m.rsplit(":", 3)[0] for m in st2[1]["members"].split(",")]
+    assert members == left[1:]                          # the newcomers play the next game
     rec = tmp_path / st[0]["record"]
-    j = json.loads(subprocess.run([BGBOARD, "verify", str(rec), "--json"], capture_output=True,
-                                  text=True).stdout)
-    assert j["ok"] and j["games"] == 3 and sum(j["score"]) == 0
-    assert ",".join("%s:%d" % (n, s) for n, s in zip(j["players"], j["score"])) == st[-1]["scores"]
-    assert re.search(r"^TEXT .*\|box \S+ capt \S+\|(\S+ \d+x? ?){4}", out, re.M)
+    events = [ln.rsplit("|", 1)[0] for ln in rec.read_text().splitlines()]
+    assert "JOIN Ben" in events and "JOIN bot:6-6" in events
+    ch, _, _ = chouette.replay(rec.read_text())
+    assert "LEAVE %d" % ch.names.index(line0[1]) in events
+    j = _verify(rec)
+    assert j["games"] == 2 and sum(j["score"]) == 0 and len(j["players"]) == 6
+    assert ",".join("%s:%d" % (n, s) for n, s in zip(j["players"], j["score"])) \
+        == st2[-1]["scores"]
+    assert max(_peaks(out + out2)) < 192 * 1024

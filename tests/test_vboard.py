@@ -361,7 +361,7 @@ def test_demo_games_and_resume_of_the_game_in_progress(board):
     assert len(demo) == 1
     data, size, digest = c.get(demo[0])
     rep = check_record(data.decode())
-    assert rep.ended and len(rep.results) == 2 and sum(rep.match.score) >= 2
+    assert rep.ended and rep.finished == 2 and sum(rep.match.score) >= 2
     assert data.decode().startswith("BGR 1 mode=nocube") and "p0=bot:6 p1=bot:6" in data.decode()
 
 

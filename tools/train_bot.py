@@ -13,6 +13,8 @@
 #   .venv/bin/python tools/train_bot.py                 # the committed weights (about 10 min on
 #                                                       # this 2-core machine, half of it games)
 #   .venv/bin/python tools/train_bot.py --games 2000 --epochs 2 --out /tmp/botnet.py   # a quick try
+#   .venv/bin/python tools/train_bot.py --dance-readout    # bgcore/dancenet.py for the weights in
+#                                                        # botnet.py (dance positions: below)
 # Examples are cached in .cache/ (the games take longest), so a second run with other network
 # sizes starts training at once.
 
@@ -264,9 +266,97 @@ def export(model, path, note):
     return size
 
 
+# ---- the readout for positions after a dance (bgcore.dancenet) ---------------------------------
+# A mover still on the bar (it danced) is a position the network hardly saw: bgcore.bot reads the
+# chances of the side on roll there from the hidden layers of both views of the position (the side
+# on roll as the mover, the opponent as the mover) by five logistic readouts, fitted here to
+# gnubg-nn 0-ply on the dance positions of gnubg's and pubeval's play (refplay.decisions).
+DANCE_GAMES = 6000
+
+
+def dance_positions(games, seed):
+    raws, tgt = [], []
+    for board, _d1, _d2, scored in refplay.decisions(games, seed, dances=True):
+        if scored is None:                  # board = [the side that danced, the side on roll]
+            raws.append(bytes(raw_of(board[::-1])))
+            tgt.append(refplay.gnubg_nn.probabilities(board, 0))
+    return raws, np.array(tgt)
+
+
+def dance_features(net, raw):
+    """The readout's inputs (as bgcore.bot computes them), in the network's units: the last
+    hidden layer of view A (the side on roll as the mover) and of view B (the opponent as the
+    mover), the first hidden layer of A and of B, then A's five output sums (1/S_OUT)."""
+    acc = net.new_acc()
+    net.load(acc, raw)
+    top_a = list(net._top(acc))
+    h1_a = list(net._h1)
+    outs = [net._output(top_a, k) for k in range(5)]
+    net.load(acc, raw[26:] + raw[:26])
+    top_b = list(net._top(acc))
+    h1_b = list(net._h1)
+    return top_a + top_b + h1_a + h1_b, outs
+
+
+def fit_readout(feats, outs, tgt, lam=1.0):
+    """Five logistic regressions (Newton steps, L2 on the hidden-unit weights): per output k,
+    logit = sum_j w_kj f_j / S1 + a_k * out_k / S_OUT + b_k."""
+    x = np.asarray(feats, np.float64) / bnet.S1
+    o = np.asarray(outs, np.float64) / bnet.S_OUT
+    coefs = []
+    for k in range(5):
+        d = np.hstack([x, o[:, k:k + 1], np.ones((len(x), 1))])
+        t = tgt[:, k]
+        c = np.zeros(d.shape[1])
+        c[-2] = 1.0
+        reg = lam * np.eye(len(c))
+        reg[-1, -1] = reg[-2, -2] = 0
+        for _ in range(25):
+            p = 1 / (1 + np.exp(-(d @ c)))
+            hess = (d * (p * (1 - p) + 1e-6)[:, None]).T @ d + reg
+            c -= np.linalg.solve(hess, d.T @ (p - t) + reg @ c)
+        coefs.append(c)
+    return np.array(coefs)
+
+
+def export_readout(coefs, path, note):
+    n = coefs.shape[1] - 2
+    w = _i16(coefs[:, :n] * 256)                     # * 256: a feature (0..S1) times w is 1/S_OUT
+    a = _i16(coefs[:, n] * 1024)
+    b = np.round(coefs[:, n + 1] * bnet.S_OUT).astype("<i4")
+    with open(path, "w") as f:
+        f.write("# The readout of the chances after a dance (bgcore.bot), written by "
+                "tools/train_bot.py --dance-readout\n# for the weights in botnet.py: do not "
+                "edit. %s\n# W: 5 outputs x %d inputs, int16 (* 256); A: int16 (* 1024); "
+                "B: int32 (* 32768).\nINPUTS = %d\nW = %s\nA = %s\nB = %s\n"
+                % (note, n, n, _literal(w.tobytes()), _literal(a.tobytes()),
+                   _literal(b.tobytes())))
+    return w.nbytes + a.nbytes + b.nbytes
+
+
+def dance_readout(games, seed, cache, out):
+    t0 = time.time()
+    path = os.path.join(cache, "dances-%d-%d.npz" % (games, seed))
+    if os.path.exists(path):
+        d = np.load(path)
+        raws, tgt = [bytes(r) for r in d["raw"]], d["tgt"]
+    else:
+        raws, tgt = dance_positions(games, seed)
+        os.makedirs(cache, exist_ok=True)
+        np.savez(path, raw=np.frombuffer(b"".join(raws), np.uint8).reshape(-1, 52), tgt=tgt)
+    net = bnet.Net()
+    feats, outs = zip(*[dance_features(net, r) for r in raws])
+    coefs = fit_readout(feats, outs, tgt)
+    note = ("Fitted on %d dance positions from %d games (seed %d) in %.0f s."
+            % (len(raws), games, seed, time.time() - t0))
+    size = export_readout(coefs, out, note)
+    print(note)
+    print("wrote %s: %d bytes" % (out, size))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", type=int, default=30000)
+    ap.add_argument("--games", type=int)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--hidden2", type=int, default=16, help="second hidden layer (0: none)")
@@ -275,10 +365,20 @@ def main(argv=None):
     ap.add_argument("--epochs", type=int, default=16)
     ap.add_argument("--dances", action="store_true",
                     help="also learn the positions after a dance (the mover still on the bar)")
+    ap.add_argument("--dance-readout", action="store_true",
+                    help="only fit bgcore/dancenet.py (the chances after a dance) for the "
+                    "weights in botnet.py, on the dance positions of --games games (default %d)"
+                    % DANCE_GAMES)
     ap.add_argument("--lr", type=float, default=0.003)
     ap.add_argument("--cache", default=str(paths.REPO / ".cache"))
     ap.add_argument("--out", default=str(paths.FIRMWARE_LIB / "bgcore" / "botnet.py"))
     a = ap.parse_args(argv)
+    if a.dance_readout:
+        out = a.out if a.out != ap.get_default("out") else str(
+            paths.FIRMWARE_LIB / "bgcore" / "dancenet.py")
+        dance_readout(a.games or DANCE_GAMES, a.seed, a.cache, out)
+        return
+    a.games = a.games or 30000
     t0 = time.time()
     bnet.configure(a.levels, a.shots)
     raw, tgt = dataset(a.games, a.seed, a.cache, a.dances)

@@ -90,6 +90,15 @@ def analyse(mat_paths, tmp):
         return json.load(f)
 
 
+def _opponent_on_bar(pid):
+    # gnubg's Position ID of a cube decision: has the side not on roll a checker on the bar?
+    from bgcore import Position
+    try:
+        return 1 if Position.from_id(pid).raw[51] else 0
+    except (ValueError, TypeError):
+        return 0
+
+
 class Totals:
     """gnubg's figures summed over both players and every file of one kind of play."""
 
@@ -101,6 +110,7 @@ class Totals:
         self.cube = 0.0
         self.cube_errors = 0      # cube decisions gnubg marks doubtful, bad or very bad
         self.very_bad = 0
+        self.very_bad_bar = 0     # of those, in a position whose opponent is on the bar (danced)
         self.doubles = self.takes = self.drops = 0
 
     def add(self, rec):
@@ -121,17 +131,19 @@ class Totals:
             skill = mark[1]
             if skill in ("doubtful", "bad", "very bad"):
                 self.cube_errors += 1
-                self.very_bad += skill == "very bad"
+                if skill == "very bad":
+                    self.very_bad += 1
+                    self.very_bad_bar += _opponent_on_bar(mark[3])
 
     def line(self, label):
         per = 1000.0 / self.moves if self.moves else 0.0
         return ("  %-18s %3d games: checker %.1f mEMG per move (%.2f EMG in all); cube %.2f EMG "
                 "in all (%.2f mEMG per move, %d%% of checker); %.2f cube errors per game, "
-                "%d very bad; %d doubles, %d takes, %d drops"
+                "%d very bad (%d with the opponent on the bar); %d doubles, %d takes, %d drops"
                 % (label, self.games, self.checker * per, self.checker, self.cube, self.cube * per,
                    round(100 * self.cube / self.checker) if self.checker else 0,
-                   self.cube_errors / max(1, self.games), self.very_bad, self.doubles,
-                   self.takes, self.drops))
+                   self.cube_errors / max(1, self.games), self.very_bad, self.very_bad_bar,
+                   self.doubles, self.takes, self.drops))
 
 
 def run(level=6, matches=20, money_games=50, seed=1, show_marks=False):

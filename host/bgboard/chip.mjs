@@ -105,6 +105,29 @@ function flashCall(pc) {
   core.PC = core.LR & ~1; // return from the ROM function
 }
 
+// ---- the flash chip's unique ID (command 0x4B: four dummy bytes, then eight ID bytes), which
+// machine.unique_id() and the board's id come from: rp2040js answers every flash command with
+// zeros, so every emulated Pico would be 0000000000000000. A command runs while the firmware
+// holds the chip select low through IO_QSPI's SS override (outover 2: low, 3: high).
+const uniqueId = Buffer.from(cfg.uniqueId, 'hex');
+const ssi = mcu.peripherals[0x18000], ioQspi = mcu.peripherals[0x40018];
+let cmdIndex = -1, cmd = 0;
+const qspiWrite = ioQspi.writeUint32.bind(ioQspi);
+ioQspi.writeUint32 = (offset, value) => {
+  if (offset === 0x0c) cmdIndex = ((value >>> 8) & 3) === 2 ? 0 : -1;  // GPIO_QSPI_SS_CTRL
+  else qspiWrite(offset, value);
+};
+const ssiWrite = ssi.writeUint32.bind(ssi);
+ssi.writeUint32 = (offset, value) => {
+  if (offset === 0x60 && cmdIndex >= 0) {  // DR0, with the chip selected
+    if (cmdIndex === 0) cmd = value & 0xff;
+    const i = cmdIndex++ - 5;
+    ssi.dr0 = cmd === 0x4b && i >= 0 && i < uniqueId.length ? uniqueId[i] : 0;
+    return;
+  }
+  ssiWrite(offset, value);
+};
+
 // ---- LED panel: WS2812 bits from the pin's high times (368 ns = 0, 800 ns = 1)
 const panel = mcu.gpio[cfg.panelPin];
 let rise = -1, lastFall = 0, bitCount = 0, cur = 0;

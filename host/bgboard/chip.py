@@ -9,6 +9,7 @@ a power cut; the watchdog and machine.reset() reset the chip; both boot it again
 Emulated time is cycle time (125 MHz): figures measured in it do not depend on the host's load.
 """
 
+import hashlib
 import json
 import os
 import pty
@@ -146,6 +147,14 @@ def image_profile(image):
         return None
 
 
+def unique_id(image):
+    """The emulated Pico's flash unique ID (8 bytes, as hex): a real Pico's is burnt into its
+    flash chip, and the board's id (HELLO, the records' archive folders) comes from it. Here it
+    follows the flash image, so that each image is a board of its own and keeps its id."""
+    return hashlib.sha256(b"bgboard emulated pico " + str(Path(image).resolve()).encode()
+                          ).hexdigest()[:16]
+
+
 def key_pins(profile):
     """{key name: (row pin or -1, column pin)} of a profile's keys."""
     inp = (profile or {}).get("input") or {}
@@ -223,7 +232,7 @@ class ChipBoard:
                "rows": [p for p in inp.get("rows", []) if isinstance(p, int)],
                "inputs": sorted({c for _, c in self.pins.values()}),
                "oledAddress": oled.get("address", -1), "oledWidth": oled.get("width", 128),
-               "oledPages": oled.get("height", 64) // 8}
+               "oledPages": oled.get("height", 64) // 8, "uniqueId": unique_id(self.image)}
         self.node = subprocess.Popen([find_node(), str(DRIVER), json.dumps(cfg)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
         self._inbuf = b""

@@ -19,6 +19,10 @@ def _bench(args):
     if args.what == "chip":
         from bgboard.bench_chip import run
         return run(levels=tuple(args.levels or (6,)), seed=args.seed, demo=not args.no_demo)
+    if args.what == "tutor":
+        from bgboard.bench_tutor import run
+        return run(turns=args.turns, think_ms=args.think, gap_ms=args.gap, seed=args.seed,
+                   rolls=args.rolls)
     if args.what == "rules":
         from bgboard.bench_rules import run
         return run(pairs=args.pairs or 3000, seed=args.seed)
@@ -185,9 +189,17 @@ def _vboard(args):
                              install_profile=args.install, pid_file=args.pid_file, **extra)
 
 
+def _soak(args):
+    from bgboard.soak import run
+    return run(cuts=args.cuts, lines=args.lines, keys=args.keys, seed=args.seed,
+               minutes=args.minutes, fill=not args.no_fill, work=args.work,
+               boards=args.boards)
+
+
 def _sim(args):
     from bgboard.sim import run
-    return run(flash=args.flash, profile=args.profile, heap=args.heap, fresh=args.new)
+    return run(flash=args.flash, profile=args.profile, heap=args.heap, fresh=args.new,
+               chip=args.chip)
 
 
 def _hw(args):
@@ -355,15 +367,27 @@ def build_parser():
     sm.add_argument("--heap", default=DEFAULT_HEAP, metavar="SIZE",
                     help="MicroPython heap size (default %s)" % DEFAULT_HEAP)
     sm.add_argument("--new", action="store_true", help="start from a blank flash (forget games)")
+    sm.add_argument("--chip", choices=sorted(CHIPS), default=DEFAULT_CHIP,
+                    help="the virtual board's kind: unix (MicroPython's unix port, default) or "
+                    "rp2040 (the rp2 firmware on the emulated chip, at chip speed)")
     sm.set_defaults(func=_sim)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
-    b.add_argument("what", choices=["rules", "bot", "logs", "chip", "leaderboard"],
+    b.add_argument("what", choices=["rules", "bot", "logs", "chip", "leaderboard", "tutor"],
                    help="what to measure (logs: pulling records over the protocol against "
                    "mpremote fs cp; chip: the firmware on the emulated RP2040, in emulated time; "
-                   "leaderboard: submissions verified per second)")
+                   "leaderboard: submissions verified per second; tutor: a person's wait for the "
+                   "tutor's check of a play on the emulated RP2040)")
     b.add_argument("--games", type=int, metavar="N",
                    help="leaderboard: ranked records to submit (40)")
+    b.add_argument("--turns", type=int, default=12, metavar="N",
+                   help="tutor: the person's plays to key (12)")
+    b.add_argument("--rolls", type=int, default=30, metavar="N",
+                   help="tutor: rolls whose parts are timed on their own (30; 0: skip)")
+    b.add_argument("--think", type=int, default=400, metavar="MS",
+                   help="tutor: emulated ms from the dice shown to the first key (400)")
+    b.add_argument("--gap", type=int, default=250, metavar="MS",
+                   help="tutor: emulated ms between a step shown and the next key (250)")
     b.add_argument("--no-demo", action="store_true", help="chip: skip the demo game (the "
                    "watchdog-feed gaps)")
     b.add_argument("--port", metavar="PORT",
@@ -387,6 +411,25 @@ def build_parser():
     b.add_argument("--money-games", type=int, default=50, metavar="N",
                    help="bot: money games of level 6 against itself for the same analysis (50)")
     b.set_defaults(func=_bench)
+    sk = sub.add_parser("soak", help="power cuts, garbage lines and key mashing against a "
+                        "virtual board; prints figures")
+    sk.add_argument("--cuts", type=int, default=1000, metavar="N",
+                    help="power cuts (kill -9 of the board; default 1000)")
+    sk.add_argument("--lines", type=int, default=100000, metavar="N",
+                    help="garbage lines on the serial port (default 100000)")
+    sk.add_argument("--keys", type=int, default=100000, metavar="N",
+                    help="random key presses (default 100000)")
+    sk.add_argument("--seed", type=int, metavar="S", help="the soak's random seed (default: "
+                    "a new one, printed)")
+    sk.add_argument("--minutes", type=float, metavar="M",
+                    help="stop after M minutes with the figures so far")
+    sk.add_argument("--no-fill", action="store_true", help="skip filling the flash with "
+                    "records (years of games, then a pull with --delete)")
+    sk.add_argument("--boards", type=int, default=1, metavar="B", help="share the work among "
+                    "B virtual boards run side by side (default 1)")
+    sk.add_argument("--work", metavar="DIR", help="keep the flash image, the board's log and "
+                    "the pulled records here (default: a temporary folder)")
+    sk.set_defaults(func=_soak)
     rd = sub.add_parser("render", help="draw a position or a record's move as an SVG picture")
     rd.add_argument("source", metavar="POSITION_ID|RECORD", help="a gnubg Position ID, or a "
                     "game record (a file or an archived record's name)")

@@ -3,7 +3,9 @@ virtual board (`bgboard vboard`: MicroPython's unix port on a pty, a littlefs fl
 program talks to it over the serial protocol like any host: WATCH streams the LED frames, which
 are put through the same Panel.encode a Pico runs (brightness, current limit) and drawn as
 coloured dots in the panel's geometry; keys typed (or points clicked) are sent as KEY commands.
-Quitting leaves the game on the virtual board's flash; the next start resumes it."""
+Quitting leaves the game on the virtual board's flash; the next start resumes it. With
+`--chip rp2040` the board is the emulated Pico (bgboard.chip: the real rp2 firmware at chip
+speed) on a flash image of its own."""
 
 import os
 import select
@@ -37,14 +39,15 @@ LEGEND = [
 ]
 
 
-def default_flash():
-    return paths.data_dir() / "sim.img"
+def default_flash(chip=vboard.DEFAULT_CHIP):
+    return paths.data_dir() / ("sim.img" if chip == vboard.DEFAULT_CHIP else "sim-%s.img" % chip)
 
 
-def run(flash=None, profile="reference", heap=vboard.DEFAULT_HEAP, fresh=False, stdin=None, stdout=None):
+def run(flash=None, profile="reference", heap=vboard.DEFAULT_HEAP, fresh=False, stdin=None,
+        stdout=None, chip=vboard.DEFAULT_CHIP):
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
-    flash = Path(flash) if flash else default_flash()
+    flash = Path(flash) if flash else default_flash(chip)
     flash.parent.mkdir(parents=True, exist_ok=True)
     try:
         vboard.check_free("flash image", flash)     # never wipe or reinstall a running board's
@@ -53,7 +56,17 @@ def run(flash=None, profile="reference", heap=vboard.DEFAULT_HEAP, fresh=False, 
     if fresh and flash.exists():
         flash.unlink()
     prof = load_profile(profile)
-    vboard.install(flash, profile)
+    hello_s = 30
+    if chip == "rp2040":
+        from bgboard import chip as emulated
+        try:
+            emulated.check()
+        except emulated.ChipUnavailable as e:
+            raise SystemExit("bgboard sim: %s" % e)
+        emulated.install(flash, profile)
+        hello_s = 300               # a boot at 0.2-0.3x real time on a loaded machine
+    else:
+        vboard.install(flash, profile)
     tmp = tempfile.mkdtemp(prefix="bgboard-sim-")
     link = Path(tmp) / "link"
     log = open(Path(tmp) / "vboard.log", "w")
@@ -73,7 +86,7 @@ def run(flash=None, profile="reference", heap=vboard.DEFAULT_HEAP, fresh=False, 
         # the board lives as long as this program: it stops when the program is gone, however
         # it ends
         try:
-            proc = vboard.launch(link, flash, heap=heap, log=log, with_parent=True)
+            proc = vboard.launch(link, flash, heap=heap, chip=chip, log=log, with_parent=True)
         except LinkError as e:
             raise SystemExit("bgboard sim: %s (see %s)" % (e, log.name))
         board = Board(link)
@@ -83,7 +96,7 @@ def run(flash=None, profile="reference", heap=vboard.DEFAULT_HEAP, fresh=False, 
         screen.status = "connecting to the board ..."
         screen.draw()
         try:
-            board.hello(timeout=30)
+            board.hello(timeout=hello_s)
         except LinkError:
             raise SystemExit("bgboard sim: the virtual board does not answer HELLO")
         screen.status = board.hello_line[6:]

@@ -29,6 +29,9 @@ BLOCK_SIZE = 4096
 BLOCK_COUNT = 352            # 1.375 MB, the size of a Pico's MicroPython filesystem
 SOFT_REBOOT = b"MPY: soft reboot\r\n"
 OUT_MAX = 1 << 20            # output kept for a host that does not read, before it is dropped
+IN_MAX = 4096                # input held for a board that does not read, before the bridge stops
+                             # reading the link (the host's writes then wait, as a Pico's USB
+                             # makes them wait: nothing the host sends is dropped)
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n>"
 
 REPO, FIRMWARE, PROFILES = paths.REPO, paths.FIRMWARE, paths.PROFILES   # (older names)
@@ -57,6 +60,20 @@ class _Flash:
         if op == 6:
             return 0
         return 0
+class _CpuClock:
+    # this process's CPU time (the kernel's schedstat, ns), read before the host's filesystem
+    # is unmounted: the virtual HAL measures the gaps between watchdog feeds with it (CPU time,
+    # not wall time, so that a loaded machine does not count against the firmware)
+    def __init__(self, f):
+        self.f = f
+    def ns(self):
+        self.f.seek(0)
+        return int(self.f.read(48).split()[0])
+try:
+    sys.modules["_vcpu"] = _CpuClock(open("/proc/self/schedstat", "rb"))
+except OSError:
+    pass
+del _CpuClock
 _f = open(%(image)r, "r+b")
 vfs.umount("/")
 vfs.mount(vfs.VfsLfs2(_Flash(_f, %(blocks)d)), "/")
@@ -344,6 +361,7 @@ class VBoard:
         self.boots = 0
         self.stopping = False
         self.out = bytearray()    # output for the host not yet taken by the pty
+        self.inq = bytearray()    # input for the board not yet taken by its pty
         self.parent = os.getppid() if with_parent else None
         self.tmp = tempfile.mkdtemp(prefix="bgboard-vboard-")
 
@@ -445,7 +463,7 @@ class VBoard:
 
     def _from_host(self):
         try:
-            data = os.read(self.lm, 4096)
+            data = os.read(self.lm, IN_MAX - len(self.inq))
         except OSError:
             return
         if not data:
@@ -457,10 +475,23 @@ class VBoard:
                 self.raw = False
         if self.child is None or self.child.poll() is not None:
             return              # the board is rebooting: bytes sent now are lost, as on a Pico
-        try:
-            os.write(self.bm, data)
-        except OSError:
-            pass
+        self.inq += data
+        self._flush_in()
+
+    def _flush_in(self):
+        # Flow control, as a Pico's USB has it: what the board's pty does not take now waits
+        # here, and while IN_MAX bytes wait the link is not read (run), so the host's writes
+        # wait in turn. A flood of requests is answered in full, however slowly.
+        while self.inq:
+            try:
+                n = os.write(self.bm, self.inq[:4096])
+            except OSError as e:
+                if e.errno != errno.EAGAIN:
+                    self.inq = bytearray()      # the board is gone: lost, as on a Pico
+                return
+            if n <= 0:
+                return
+            del self.inq[:n]
 
     def _reap(self):
         code = self.child.wait()
@@ -474,6 +505,7 @@ class VBoard:
                 break
         os.close(self.bm)
         self.child = None
+        self.inq = bytearray()      # bytes for a board that reboots are lost, as on a Pico
         return code
 
     def run(self):
@@ -488,10 +520,13 @@ class VBoard:
                 if self.parent is not None and os.getppid() != self.parent:
                     self.say("the program that started this board is gone: stopping")
                     break
-                r, w, _ = select.select([self.bm, self.lm], [self.lm] if self.out else [], [],
-                                        0.2)
-                if w:
+                rd = [self.bm, self.lm] if len(self.inq) < IN_MAX else [self.bm]
+                wr = ([self.lm] if self.out else []) + ([self.bm] if self.inq else [])
+                r, w, _ = select.select(rd, wr, [], 0.2)
+                if self.lm in w:
                     self._flush_out()
+                if self.bm in w:
+                    self._flush_in()
                 if self.lm in r:
                     self._from_host()
                 if self.bm in r:

@@ -9,8 +9,11 @@
 # runs the loop n times before keying each play in, as while a person thinks), "CGAME plan"
 # (a chouette game by keys to its end, for every seat a person holds: plan "play" (no doubles,
 # takes), "captaindrop" (the box doubles at once, the captain drops, the others take), "boxwin"
-# (the box doubles, everyone drops), "teamwin" (the captain doubles, the box drops); prints CH
-# with the line and scores after it), "MEM" (heap in use and free). Prints the final STATE and PEAK, the most heap in use after a
+# (the box doubles, everyone drops), "teamwin" (the captain doubles, the box drops), "multi"
+# (multiple cubes: people on roll double one cube at a time, up to four a game; people drop
+# one answer in three); "CGAME plan n" stops after n presses; prints CMEMBERS and CTEXT (STATE's
+# members, the display) after each answer, then CH with the line and scores and CPEAK, its live
+# peak), "MEM" (heap in use and free). Prints the final STATE and PEAK, the most heap in use after a
 # collection at any step, and TUTORTIME: how long the completing step of each play took (ms).
 # "FOUR": from then on GAME and its plays press keys as a person on a four-button board does, by
 # protocol lines only (KEY LEFT/RIGHT to walk the cursor, KEY SELECT, KEY SELECT long for OK,
@@ -202,11 +205,27 @@ for cmd in sys.argv[3:]:
         think = int(w[1])
     elif w[0] == "SEED":
         pass
-    elif w[0] in ("TURN", "BLUNDER", "BEST", "SHOW", "CGAME", "MEM"):
+    elif w[0] == "CGAME":
+        import drive_chouette
+        drive_chouette.run(w, app, hal, key_play)
+    elif w[0] in ("TURN", "BLUNDER", "BEST", "SHOW", "MEM"):
         # the tutor's and the chouette's commands, in a module loaded when used: a plain game's
         # heap figure then holds no more of this script than it needs
         import drive_extra
         drive_extra.run(w, app, hal, key_play)
+    elif w[0] == "DEMO":
+        # DEMO n: a fast demo of n games; DEMOMEM g bytes: the heap in use after a collection
+        # as game g starts (its predecessor's state gone)
+        print("DEMO", app.start_demo(int(w[1]), True))
+        g = None
+        while app.demo:
+            app.tick()
+            if app.game and app.game.m.game != g:
+                g = app.game.m.game
+                gc.collect()
+                print("DEMOMEM", g, gc.mem_alloc())
+            gc.collect()
+            peak = max(peak, gc.mem_alloc())
     elif w[0] == "KEY":
         print("KEY", w[1], app.press(w[1]))
     elif w[0] == "LINE":

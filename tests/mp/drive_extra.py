@@ -1,5 +1,6 @@
-# The drive's commands for the tutor and the chouette (tests/mp/app_drive.py loads this module
-# when one of them comes): TURN, BLUNDER, BEST, SHOW, CGAME, MEM (see app_drive.py's top).
+# The drive's commands for the tutor (tests/mp/app_drive.py loads this module when one of them
+# comes): TURN, BLUNDER, BEST, SHOW, MEM (see app_drive.py's top); the chouette's CGAME is
+# drive_chouette.py's.
 import gc
 
 
@@ -54,46 +55,6 @@ def run(w, app, hal, key_play):
     elif w[0] == "SHOW":
         app.show()
         print("TEXT", "|".join(hal.lines))
-    elif w[0] == "CGAME":
-        plan = w[1]
-        k = 0
-        doubled = False
-        for i in range(20000):
-            app.tick()
-            if app.pending or app.anim.hops:
-                continue
-            g = app.game
-            ch = g.ch
-            v = app.view
-            m = g.m
-            if m.phase == "game_over":
-                break
-            if v is app.ccube:
-                p, q = g.answerer()
-                if v.waits == "board":
-                    continue
-                drop = plan in ("boxwin", "teamwin") or (plan == "captaindrop"
-                                                          and p == ch.captain)
-                app.press("UNDO" if drop else "OK")
-            elif v is app.roll:
-                want = {"captaindrop": 0, "boxwin": 0, "teamwin": 1}.get(plan, -1)
-                if m.phase == "turn" and m.turn == want and not doubled and g.person_offers():
-                    doubled = True
-                    app.press("DOUBLE")
-                else:
-                    app.press("OK")
-            elif v is app.move:
-                plays = app.move.plays
-                if not plays:
-                    continue
-                k += 7
-                play = plays[k % len(plays)]
-                plays = None
-                key_play(play, m.turn)
-                app.press("OK")
-        ch = app.game.ch
-        print("CH", ",".join(ch.names[p] for p in ch.line),
-              " ".join(str(x) for x in ch.scores), app.game.result)
     elif w[0] == "MEM":
         gc.collect()
         print("MEM", gc.mem_alloc(), gc.mem_free())

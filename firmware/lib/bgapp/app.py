@@ -11,8 +11,11 @@
 #   view_cube.py   a person answering a double: take, drop, beaver
 #   view_bot.py    the computer's turn (it acts by itself)   view_anim.py  a play shown step by step
 #   view_over.py   game or match over: OK for the next       view_demo.py  DEMO games
+#   view_resign.py a resignation offered (RESIGN, or the bot's): accept or refuse
 #   view_chouette.py   the chouette set-up (menu DOUBLE)   view_chouette_cube.py  a chouette's double
-#                  answered cube by cube (the chouette game itself: bgapp/chouette.py)
+#                  answered cube by cube   view_chouette_double.py  multiple cubes: the cubes to turn
+#   view_chouette_line.py  between a chouette's games: next game, join, leave (the chouette game
+#                  itself, which picks these screens: bgapp/chouette.py)
 #   view_name.py   a name and country after a ranked win     view_best.py  the best ranked wins
 # MENU and PIPS are the dispatcher's own (they work on every screen); while a demo runs every key
 # goes to the demo. The menu, pips, demo and chouette views are loaded when shown (the menu and
@@ -42,7 +45,7 @@ from micropython import const
 from bgcore.bot import Bot      # first: the network's tables need large unbroken blocks
 from bgcore.match import OPENING, MOVE, DOUBLED, GAME_OVER, MATCH_OVER
 
-from bgapp.journal import Journal
+from bgapp.journal import Journal, WriteFailed
 from bgapp.link import Link
 from bgapp.input import Input
 from bgapp import game, render
@@ -82,7 +85,6 @@ class App:
         self.anim = AnimView(self)
         self.over = OverView(self)
         self.demo = None          # the DEMO view while a demo runs
-        self.ccube = None         # a chouette's cube answers (loaded for a chouette)
         self.view = None          # type: game.View  # the active view
         self.play = self.over     # type: game.View  # the game's view (unless menu or pips is active)
         self.pending = None       # the timer: (function, due ticks)
@@ -92,6 +94,7 @@ class App:
         self.flash = 0            # ticks until which a refusal is shown
         self.fast = False
         self.dirty = True
+        self.unsaved = False      # a menu key changed the settings: written after the frame
         self.sent = 0             # when the last frame went out on WATCH
         self.stale = False        # a newer frame is waiting to go out
         self.note = self.journal.settings_note or ""
@@ -131,6 +134,7 @@ class App:
             rankplay.drop()
         if torn:
             self.note = "resumed; " + torn
+        self.play.leave()         # what the old game's view held (a move's plays) goes with it
         self.play = self.over
         self.go(self.over)
         self.changed()
@@ -153,6 +157,7 @@ class App:
         if why:
             return why
         self.end_session()
+        self.play.leave()         # what the old game's view held (a move's plays) goes with it
         self.play = self.over
         self.go(self.over)            # the menu's code leaves the heap before the game comes
         self.game = game.new(self, demo)
@@ -165,11 +170,13 @@ class App:
         if why:
             return why
         self.end_session()
+        self.play.leave()         # what the old game's view held (a move's plays) goes with it
         self.play = self.over
         self.go(self.over)
         gc.collect()                  # the chouette's code wants room in one piece
-        from bgapp import chouette
-        self.game = chouette.new(self)
+        from bgapp.view_chouette import start
+        self.game = start(self)
+        unload("view_chouette")       # the set-up's code leaves with the set-up
         self.game.begin(1)
         self.changed()
         return None
@@ -212,10 +219,10 @@ class App:
             return self.demo
         m = g.m
         ph = m.phase
-        if g.ch and g.ch.offers:
-            if not self.ccube:
-                self.ccube = load("view_chouette_cube", "ChouetteCubeView")(self)
-            return self.ccube
+        if g.ch:
+            v = g.view()              # a chouette's own screens (bgapp.chouette)
+            if v:
+                return v
         if ph in (GAME_OVER, MATCH_OVER) and "SEED" in g.rep.ranked:
             from bgcore.ranked import due
             if due(g.rep):            # a ranked win: the name and country to enter
@@ -229,6 +236,8 @@ class App:
             return self.over
         if ph == OPENING:
             return self.roll
+        if g.resigning:
+            return g.resign_view()
         p = g.actor()
         if g.who[p] is not None and g.keyin != p:
             return self.bot_turn
@@ -286,6 +295,7 @@ class App:
         b = self.bots.get(level)
         if b is None:
             b = self.bots[level] = Bot(level, self.seed)
+            b.tick = self.hal.feed            # the watchdog fed inside a long move's scoring
         return b
 
     def start_demo(self, n, fast):
@@ -325,14 +335,22 @@ class App:
     def _loop(self):
         hal = self.hal
         while True:
-            self.link.poll()
+            waiting = False
             try:
+                waiting = self.link.poll()   # requests waiting: read on without a pause
                 for k in hal.keys():
                     lk = self.input.key(k)
                     self.dirty = True
                     if lk:
                         self.press(lk)
                 self.tick()
+            except WriteFailed as e:
+                # the board's own action (the bot's move, the next game) did not reach flash:
+                # the game stands where its record is; the menu shows why (no retry loop)
+                self.pending = None
+                self.message = str(e)
+                self.link.event("NO " + str(e))
+                self.to_menu()
             except MemoryError:
                 # nothing was written (events are checked before they go to flash): say so,
                 # free what can be freed and carry on
@@ -349,8 +367,11 @@ class App:
                 hal.sleep_ms(200)
             if self.dirty:
                 self.show()
+            if self.unsaved:            # the key's answer is lit: now the flash write
+                self.save_settings()
             hal.feed()
-            hal.sleep_ms(5)
+            if not waiting:
+                hal.sleep_ms(5)
 
     def tick(self):
         now = self.hal.ticks_ms()
@@ -381,17 +402,26 @@ class App:
         """A logical key, from the board or the link. Returns None when it was taken, else the
         reason it was refused (shown on the board)."""
         self.dirty = True
+        if self.unsaved:          # (a key handled outside the loop: the last one's settings)
+            self.save_settings()
         if not self.pending:
             self.message = ""
         if key != self.confirm:
             self.confirm = ""
-        why = self._route(key)
+        try:
+            why = self._route(key)
+        except WriteFailed as e:        # the game is back where its record is: refused
+            why = str(e)
         if why:
             self.message = why
             self.flash = time.ticks_add(self.hal.ticks_ms(), 1200)
             self.hal.beep(80)
             self.link.event("NO " + why)
         return why
+
+    def save_settings(self):
+        self.unsaved = False
+        self.journal.save_settings()
 
     def _route(self, key):
         v = self.view
@@ -407,6 +437,8 @@ class App:
             return self.show_pips()
         if v.playing and self.pending:
             return "wait: the board is busy"
+        if key == "RESIGN" and v.playing and v is not self.over and not self.game.resigning:
+            return self.game.resign_key()
         return v.key(key)
 
     # ---- showing -----------------------------------------------------------------------------
@@ -450,6 +482,11 @@ class App:
         free = self.journal.free()
         if free is not None:
             out += " free=%d" % (free // 1024)
+        gc.collect()
+        out += " heap=%d" % gc.mem_free()
+        gap = getattr(self.hal, "feed_gap", None)
+        if gap is not None:           # the virtual board: the longest gap between feeds (µs)
+            out += " feedgap=%d" % gap
         return out
 
 

@@ -1,12 +1,22 @@
 # A chouette on the board: the game in progress when three to eight players share it (the rules
 # are bgcore.chouette's). Side 0 is the box, side 1 the team's captain, who moves for the team;
-# the chouette's cube lines (CDOUBLE, CTAKE, CDROP), its SCORE after each game and its rotation go
-# to the same record. Loaded only when a chouette is set up or resumed.
+# the chouette's cube lines (CDOUBLE, CTAKE, CDROP), its SCORE after each game, its rotation and
+# the players joining and leaving between games (JOIN, LEAVE) go to the same record. It chooses
+# its own screens (view()): a double being answered (view_chouette_cube), the cubes a person picks
+# to turn in multiple-cube play (view_chouette_double), the line between games
+# (view_chouette_line). Loaded only when a chouette is set up (view_chouette.start) or resumed.
 
 from bgcore import chouette as model
-from bgcore.match import Rules, MONEY, GAME_OVER
-from bgcore.record import quote
+from bgcore.match import TURN, GAME_OVER
 from bgapp.game import Game
+
+
+def short(name):
+    """A player's name on the display: three letters, a bot as bot and its seat ("bot:6-4" ->
+    "bot4")."""
+    if name.startswith("bot:"):
+        return "bot" + name.rsplit("-", 1)[-1]
+    return name[:3]
 
 
 def seat_level(name):
@@ -24,6 +34,10 @@ class ChouetteGame(Game):
         self.ch = ch
         self.result = ""          # the last game's settlement, for the display
         self.start = None         # the scores when this game began
+        self.picking = None       # multiple cubes: the members picked so far (view_chouette_double)
+        self.asked = None         # the turn whose bots in seats were asked to double
+        self.waived = None        # the turn whose people passed the chance to double a bot captain's
+        self.screen = None        # the chouette's own view in use (view())
         self._sides()
 
     def _sides(self):
@@ -39,6 +53,11 @@ class ChouetteGame(Game):
     def ev(self, payload):
         Game.ev(self, payload)
         self._sides()
+        if payload[:4] in ("ROLL", "OPEN"):
+            # the cube model is needed at the start of a turn (bots in seats: double, take?),
+            # not while a play is chosen among the roll's plays: its code leaves the heap
+            _forget("cube")
+            _forget("met")
 
     def begin(self, n):
         self.start = list(self.ch.scores)
@@ -56,17 +75,86 @@ class ChouetteGame(Game):
                 out[p] = self.app.bot(lv)
         return out
 
-    # ---- the cube ----------------------------------------------------------------------------
-    def person_offers(self):
-        """The cubes the person on roll offers with DOUBLE: the box, every member's it may turn;
-        the captain, the team's one cube (single) or their own (multiple)."""
+    # ---- the screens -------------------------------------------------------------------------
+    def view(self):
+        """The chouette's own view for its state now, or None (then the dispatcher's)."""
         ch = self.ch
-        if ch.match.turn == 0 or ch.cubes == model.SINGLE:
+        if ch.offers:
+            return self._screen("view_chouette_cube", "ChouetteCubeView")
+        if self.picking is None and self.members_first():
+            self.picking = []
+        if self.picking is not None and ch.match.phase == TURN:
+            return self._screen("view_chouette_double", "ChouetteDoubleView")
+        self.picking = None
+        if ch.line and not ch.ended and not ch.in_game():
+            return self._screen("view_chouette_line", "ChouetteLineView")
+        self._screen(None, None)
+        return None
+
+    def _screen(self, module, cls):
+        # one of the chouette's screens in RAM at a time, none while the game's own views play
+        from bgapp.app import load, unload
+        v = self.screen
+        if v is not None and v.module != module:
+            unload(v.module)
+            v = self.screen = None
+        if v is None and module:
+            v = self.screen = load(module, cls)(self.app)
+        return v
+
+    # ---- the cube ----------------------------------------------------------------------------
+    def double_key(self):
+        """DOUBLE from the person on roll: single cube, the box doubles every member or the
+        captain the box; multiple cubes, the cubes to turn are picked first (one or more)."""
+        ch = self.ch
+        if ch.cubes == model.SINGLE:
             c = ch.captain
-            if ch.cubes == model.SINGLE:
-                return list(ch.playing) if ch.can_double(c) else []
-            return [p for p in ch.playing if ch.can_double(p)]
-        return [ch.captain] if ch.can_double(ch.captain) else []
+            offers = list(ch.playing) if ch.can_double(c) else []
+        else:
+            offers = self.pickable()
+        if not offers:
+            return "no cube you can turn now"
+        if ch.cubes == model.SINGLE:
+            self.offer(offers)
+        else:
+            self.picking = []
+        self.app.changed()
+        return None
+
+    def pickable(self):
+        """Multiple cubes: the members whose cube a person on roll may turn now (the box: every
+        member's it may turn; the team: the people's own, each member doubling the box)."""
+        ch = self.ch
+        out = [p for p in ch.playing if ch.can_double(p)]
+        if ch.match.turn == 1:
+            out = [p for p in out if seat_level(ch.names[p]) is None]
+        return out
+
+    def members_first(self):
+        """Multiple cubes, the team on roll with a bot as captain: the people in the team who may
+        double the box get the chance first (the pick), once a turn."""
+        ch = self.ch
+        m = ch.match
+        return (ch.cubes == model.MULTIPLE and m.phase == TURN and m.turn == 1
+                and self.who[1] is not None and self.waived != (m.game, self.rep.slot)
+                and self.pickable())
+
+    def bot_doubles(self):
+        """At the start of a person's turn, the bots in seats on that side turn their own cubes
+        (multiple cubes: members doubling the box), once a turn. True when they offered."""
+        ch = self.ch
+        m = ch.match
+        if ch.cubes != model.MULTIPLE or m.phase != TURN or ch.offers:
+            return False
+        turn = (m.game, self.rep.slot)
+        if self.asked == turn:
+            return False
+        self.asked = turn
+        offers = model.bot_offers(ch, self.bots())
+        if offers:
+            self.offer(offers)
+            return True
+        return False
 
     def offer(self, members):
         for p in members:
@@ -95,7 +183,7 @@ class ChouetteGame(Game):
         before = self.start or [0] * len(ch.scores)
         after = ch.settled()
         self.result = "game %d: %s" % (m.game, " ".join(
-            "%s %+d" % (ch.names[p][:3], after[p] - before[p]) for p in range(len(after))
+            "%s %+d" % (short(ch.names[p]), after[p] - before[p]) for p in range(len(after))
             if after[p] != before[p]))
         self.ev("SCORE " + " ".join(str(x) for x in after))
 
@@ -114,7 +202,7 @@ class ChouetteGame(Game):
         return 1, -1
 
     def members(self):
-        """Every member of this game: name:cube:owner:status (in, out) for STATE."""
+        """Every member of this game: name:cube:owner:status (in, offered, out) for STATE."""
         ch = self.ch
         out = []
         if ch.games:
@@ -122,6 +210,7 @@ class ChouetteGame(Game):
                 o = ch.owner.get(p, -1)
                 out.append("%s:%d:%s:%s" % (ch.names[p], ch.cube.get(p, 1),
                                             ("centre", "box", "member")[o + 1],
+                                            "offered" if p in ch.offers else
                                             "in" if p in ch.playing else "out"))
         return out
 
@@ -132,31 +221,31 @@ class ChouetteGame(Game):
             ",".join("%s:%d" % (ch.names[p], ch.scores[p]) for p in range(len(ch.names)))))
 
     def text(self):
-        """Two display lines: box and captain; every member's cube (* out, offered ?)."""
+        """The display's lines between the status and the message (an OLED line holds 16
+        characters): the box and the captain, then every member's cube two to a line: its
+        value, b (the box holds it) or m (the member does), ? offered, x out of the game."""
         ch = self.ch
-        top = "box %s capt %s" % self.names
-        cubes = []
+        out = ["box %s cpt %s" % (short(self.names[0]), short(self.names[1]))]
+        line = ""
         for p in (ch.games[-1][2] if ch.games else ()):
-            cubes.append("%s %d%s" % (ch.names[p][:3], ch.cube.get(p, 1),
-                                      "?" if p in ch.offers else "" if p in ch.playing else "x"))
-        return top, " ".join(cubes)
+            o = ch.owner.get(p, -1)
+            cube = "%s:%d%s%s" % (short(ch.names[p]), ch.cube.get(p, 1),
+                                  "" if o < 0 else "bm"[o],
+                                  "?" if p in ch.offers else "" if p in ch.playing else "x")
+            if line:
+                out.append(line + " " + cube)
+                line = ""
+            else:
+                line = cube
+        if line:
+            out.append(line)
+        return out
 
 
-def new(app):
-    """A chouette from the set-up in the settings: the players sit down, roll for the order, and
-    the first game starts."""
-    s = app.journal.settings
-    people = s["names"].split()
-    names = []
-    for k in range(s["ch_n"]):
-        if s["ch_bots"] >> k & 1:
-            names.append("bot:%d-%d" % (s["opponent"] or 6, k + 1))
-        else:
-            names.append(people[k] if k < len(people) else "P%d" % (k + 1))
-    app.journal.start(Rules(MONEY), ("box", "team"), app.FW)
-    ch = model.Chouette(names, s["ch_cubes"], False)
-    g = ChouetteGame(app, ch)
-    app.journal.append("CHOUETTE %s %s" % (ch.cubes, " ".join(quote(n) for n in names)))
-    while ch.to_order():
-        g.ev("ORDER " + " ".join("%d:%d" % (p, app.roll_dice()[0]) for p in ch.to_order()))
-    return g
+def _forget(name):
+    # bgcore.<name> out of RAM (imported again when needed)
+    import sys
+    sys.modules.pop("bgcore." + name, None)
+    pkg = sys.modules.get("bgcore")
+    if pkg and hasattr(pkg, name):
+        delattr(pkg, name)

@@ -30,6 +30,10 @@ class Game:
         self.keyin = -1           # real dice: the computer player whose roll a person keys in
         self.ranked = None        # a ranked game's bgcore.ranked.Ranked (bgapp.rankplay)
         self.started = "-"        # its header's start=
+        self.resigning = None     # a resignation offered and not yet answered: [player, 1-3,
+                                  # offered] (offered False: a person still choosing the kind)
+        self.declined = [0, 0]    # per player, the highest resignation refused this game
+        self.rview = None
 
     @property
     def m(self):
@@ -38,6 +42,9 @@ class Game:
     def actor(self):
         """The player the board waits for now (None when nobody)."""
         m = self.rep.match
+        r = self.resigning
+        if r:                     # the other side answers an offer; the offerer chooses its kind
+            return 1 - r[0] if r[2] else r[0]
         if m.phase == DOUBLED:
             return 1 - m.offered_by
         if m.phase in (TURN, MOVE):
@@ -58,10 +65,15 @@ class Game:
         app = self.app
         try:
             app.journal.append(payload)
-        except (OSError, MemoryError) as e:
+        except MemoryError:
             # not on flash, so it did not happen: back to what the record says
-            app.reload("flash write failed (%s): %s not recorded" % (e, payload))
+            app.reload("out of memory: %s not recorded" % payload)
             raise
+        except OSError as e:
+            from bgapp.journal import WriteFailed, write_failed
+            why = write_failed(e)
+            app.reload(why)
+            raise WriteFailed(why)
         app.dirty = True
 
     def opened(self, d0, d1, real):
@@ -114,6 +126,8 @@ class Game:
 
     def begin(self, n):
         """GAME n, and the tutor's TUTOR on lines when it is on."""
+        self.resigning = None
+        self.declined = [0, 0]
         self.ev("GAME %d" % n)
         self.tutor_on()
 
@@ -134,6 +148,38 @@ class Game:
         if not self.rep.ended and m.rules.mode != "match" and self.app.journal.f:
             sc = m.score
             self.ev("MATCHEND %d %d %d" % (0 if sc[0] >= sc[1] else 1, sc[0], sc[1]))
+
+    # ---- resigning (bgapp.view_resign answers an offer) -----------------------------------------
+    def resign_key(self):
+        """RESIGN pressed by the person whose turn it is: a single resignation to offer (each
+        further RESIGN makes it a gammon, a backgammon, a single again)."""
+        m = self.rep.match
+        p = self.actor()
+        if p is None or m.phase not in (TURN, MOVE, DOUBLED):
+            return "no game in progress to resign"
+        if self.who[p] is not None:
+            return "it is the computer's turn"
+        if self.ch or self.demo:
+            return "no resigning in a chouette"
+        if self.rep.steps:
+            return "take your steps back (UNDO) before resigning"
+        self.resigning = [p, 1, False]
+        self.app.changed()
+        return None
+
+    def resign_view(self):
+        """The view of an offer standing (bgapp.view_resign, loaded when first wanted)."""
+        if self.rview is None:
+            from bgapp.app import load
+            self.rview = load("view_resign", "ResignView")(self.app)
+        return self.rview
+
+    def resigns(self, p, kind):
+        """The resignation of `kind` offered by p is accepted: RESIGN, then the game's END."""
+        self.resigning = None
+        self.ev("RESIGN %d %d" % (p, kind))
+        self.over()
+        self.app.changed()
 
     def cube_shown(self):
         """The cube on the panel: (value, owner side or -1)."""

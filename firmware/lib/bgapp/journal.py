@@ -4,7 +4,9 @@
 # the one in progress is replayed to rebuild the state; a last line torn by a power cut is cut
 # off the file before anything is appended to it. A record left with nothing but its opening
 # (no move, no cube action) is removed rather than kept (bgapp.room): an empty game costs no
-# flash block.
+# flash block. Every long read (the replay at power-up and after a demo, the pips view's record
+# check) goes through Fed, which feeds the watchdog every few lines: on an RP2040 a long money
+# session's replay takes longer than the watchdog's 8 s.
 
 import json
 import os
@@ -19,6 +21,7 @@ DEFAULTS = {
     "confirm": 0,         # 1: a complete play is confirmed by itself (no OK needed)
     "forced": 1,          # 1: a forced play is made by itself
     "real": 0,            # 1: players roll real dice and key in the numbers
+    "resign": 0,          # 1: the bot offers to resign a lost game (menu HINT)
     "tutor": 0,           # 0: off; else warn before a play or cube action that loses more
                           # millipoints than this (160, 80 or 40)
     "ranked": 0,          # 1: a new game against the bot is ranked (bgapp.rankplay)
@@ -46,6 +49,48 @@ def _exists(path):
 # The first letters of the lines that only open a game (BGR, GAME, OPEN, ORDER, TUTOR, CHOUETTE;
 # a chouette's C... cube lines never come before a move): a record holding nothing else is empty.
 _OPENING = "BGOTC"
+
+
+class Fed:
+    """A record file read line by line (bgcore.record's reader) that feeds the watchdog every
+    _FEED_LINES lines and notes, as the lines go by, the check of the last line and of the one
+    before it and whether the lines beyond the opening hold a move: the replay reads the file once."""
+
+    def __init__(self, f, feed):
+        self.f = f
+        self.feed = feed
+        self.n = 0
+        self.last = self.before = ""   # the checks of the last line read and the one before it
+        self.played = 0               # a line before the last one holds more than the opening
+        self.last_played = 0          # the last line does
+
+    def readline(self):
+        self.n += 1
+        if self.n % _FEED_LINES == 0:
+            self.feed()
+        line = self.f.readline()
+        if line:
+            bar = line.rfind("|")
+            self.before = self.last
+            self.last = line[bar + 1:bar + 9] if bar > 0 else ""
+            self.played |= self.last_played
+            self.last_played = 1 if bar > 0 and line[0] not in _OPENING else 0
+        return line
+
+
+_FEED_LINES = 32
+
+
+class WriteFailed(Exception):
+    """An event that did not reach flash (so it did not happen); the text says what to do."""
+
+
+def write_failed(e):
+    """The board's one-line message for a failed write (an OSError)."""
+    if e.args and e.args[0] == 28:        # ENOSPC
+        return ("flash full: the last action was not recorded; pull the records "
+                "(bgboard logs pull --delete)")
+    return "flash write failed (%s): the last action was not recorded" % e
 
 
 class Journal:
@@ -165,60 +210,62 @@ class Journal:
 
     def close(self):
         if self.f:
-            self.f.close()
+            try:
+                self.f.close()
+            except OSError:       # a write that failed (flash full): littlefs keeps the last
+                pass              # synced state, the record as it was before that event
         self.f = None
         self.name = ""
 
     def resume(self, name):
         """Replay record `name` and reopen it for appending. Returns (Replay, or a Chouette for
         a chouette's record, header info, note);
-        note says when a torn last line was cut off. Raises RecordError / OSError."""
+        note says when a torn last line was cut off. Raises RecordError / OSError. The file is
+        read once (a torn last line costs a second pass, which cuts it off); the watchdog is fed
+        all along."""
         self.close()
         path = self.path(name)
+        feed = self.hal.feed
         with open(path) as f:
             f.readline()
             chouette = f.readline().startswith("CHOUETTE ")
             f.seek(0)
+            fed = Fed(f, feed)
             if chouette:
                 from bgcore.chouette import replay as replay_chouette
-                rep, info, torn = replay_chouette(f, False)
+                rep, info, torn = replay_chouette(fed, False)
             else:
-                rep, info, torn = replay(f, history=False)
-        last, self.played = self._last_check(path, torn is not None)
+                rep, info, torn = replay(fed, history=False)
+        if torn:
+            self._cut_torn(path)
+            last, self.played = fed.before, fed.played
+        else:
+            last, self.played = fed.last, fed.played | fed.last_played
         self.name = name
         self.writer = Writer(last)
         self.f = open(path, "a")
         return rep, info, torn
 
-    def _last_check(self, path, torn):
-        # The check of the last good line; with a torn last line, the file is rewritten
-        # without it first (copy, then rename) so that appending continues the chain. Also: 1 when
-        # the record holds more than its opening.
-        last = ""
-        played = 0
-        if torn:
-            tmp = path + ".tmp"
-            with open(path) as src, open(tmp, "w") as dst:
-                prev = None
-                line = src.readline()
-                while line:
-                    if prev is not None:
-                        dst.write(prev)
-                    prev = line
-                    line = src.readline()
-            self.hal.sync()
-            os.rename(tmp, path)
-            self.hal.sync()
-        with open(path) as f:
-            line = f.readline()
+    def _cut_torn(self, path):
+        # the file rewritten without its torn last line (copy, then rename) so that appending
+        # continues the chain
+        tmp = path + ".tmp"
+        feed = self.hal.feed
+        n = 0
+        with open(path) as src, open(tmp, "w") as dst:
+            prev = None
+            line = src.readline()
             while line:
-                bar = line.rfind("|")
-                if bar > 0:
-                    last = line[bar + 1:bar + 9]
-                    if line[0] not in _OPENING:
-                        played = 1
-                line = f.readline()
-        return last, played
+                if prev is not None:
+                    dst.write(prev)
+                prev = line
+                line = src.readline()
+                n += 1
+                if n % _FEED_LINES == 0:
+                    feed()
+        self.hal.sync()
+        os.rename(tmp, path)
+        self.hal.sync()
 
     def records(self):
         """Names of the records on flash, oldest first."""

@@ -13,7 +13,7 @@ PROTO = const(1)
 MAX_LINE = const(120)
 CHUNK = const(96)          # file bytes per D line (128 characters of base64)
 _KEYS = ("BAR", "OFF", "OK", "UNDO", "DOUBLE", "HINT", "MENU", "LEFT", "RIGHT", "SELECT",
-         "BACK", "PIPS")
+         "BACK", "PIPS", "RESIGN")
 
 
 def key_name_ok(name):
@@ -32,11 +32,16 @@ def _name_ok(name):
     return True
 
 
+_NO_MEMORY = b"ERR memory out of memory while answering\r\n"   # made at import: sent when
+                                                                # nothing more can be allocated
+
+
 class Link:
     def __init__(self, hal, app):
         self.hal = hal
         self.app = app
-        self.buf = bytearray()
+        self.buf = bytearray(MAX_LINE)   # the line being read (preallocated: no heap per byte)
+        self.n = 0                # its length so far
         self.skipping = False     # an over-long line is being discarded up to its end
         self.bad = False          # the line holds a byte that is not printable text
         self.watching = False
@@ -56,34 +61,44 @@ class Link:
             self.hal.write(b"\r\n")
 
     # ---- input -------------------------------------------------------------------------------
+    # One answer per request, whatever comes: every line that is not blank is answered once, in
+    # order (an answer, or ERR toolong / binary / memory). Nothing is dropped on the board: the
+    # serial port is flow-controlled (a Pico's USB holds what the board has not read, and the
+    # host's writes wait), and the board reads on while input is waiting (poll's result).
     def poll(self):
+        """Read and answer what has arrived; True if anything did (more may be waiting)."""
         data = self.hal.read()
         if not data:
-            return
+            return False
+        buf = self.buf
         for b in data:
             if b == 10 or b == 13:
-                if self.skipping:
-                    self.send("ERR toolong a line has at most %d characters" % MAX_LINE)
-                elif self.bad:
-                    self.send("ERR binary a line holds bytes that are not printable text")
-                elif self.buf:
-                    line = self.buf.decode()
-                    self.buf = bytearray()
-                    self.request(line)
-                self.buf = bytearray()
-                self.skipping = False
-                self.bad = False
+                self._end()
             elif self.skipping:
                 continue
-            elif len(self.buf) >= MAX_LINE:
+            elif self.n >= MAX_LINE:
                 self.skipping = True
-                self.buf = bytearray()
+            elif (b < 32 or b > 126) and b != 9:
+                self.bad = True
             else:
-                if b < 32 or b > 126:
-                    if b != 9:
-                        self.bad = True
-                        continue
-                self.buf.append(b)
+                buf[self.n] = b
+                self.n += 1
+        return True
+
+    def _end(self):
+        n = self.n
+        skipping, bad = self.skipping, self.bad
+        self.n = 0
+        self.skipping = self.bad = False
+        try:
+            if skipping:
+                self.send("ERR toolong a line has at most %d characters" % MAX_LINE)
+            elif bad:
+                self.send("ERR binary a line holds bytes that are not printable text")
+            elif n:
+                self.request(self.buf[:n].decode())
+        except MemoryError:
+            self.hal.write(_NO_MEMORY)
 
     def request(self, line):
         words = line.split()
@@ -99,7 +114,10 @@ class Link:
                 return
             h(self, args)
         except MemoryError:
-            self.send("ERR memory out of memory while answering %s" % cmd)
+            try:
+                self.send("ERR memory out of memory while answering %s" % cmd)
+            except MemoryError:
+                self.hal.write(_NO_MEMORY)
         except OSError as e:
             self.send("ERR io %s: %s" % (cmd, e))
         except Exception as e:
@@ -124,7 +142,7 @@ class Link:
         name = args[0].upper()
         if not key_name_ok(name):
             self.send("ERR badkey %s is not a key (P1-P24, BAR, OFF, OK, UNDO, DOUBLE, HINT, "
-                      "MENU, LEFT, RIGHT, SELECT, BACK, PIPS)" % args[0][:20])
+                      "MENU, LEFT, RIGHT, SELECT, BACK, PIPS, RESIGN)" % args[0][:20])
             return
         # the same input layer as the board's keys: a long press's meaning, the cursor
         lk = self.app.input.remote(name, long)
@@ -159,6 +177,7 @@ class Link:
                     break
                 size += k
                 h.update(buf[:k] if k < 256 else buf)
+                self.hal.feed()           # LOGS hashes every record: feed inside
         return size, binascii.hexlify(h.digest()).decode()
 
     def _get(self, args):
@@ -246,6 +265,25 @@ def _fast(self, args):
 
 
 def _tickets(self, args):
+    # the tickets' code leaves the heap after the answer (unless a ranked game holds it): a
+    # stream of TICKETS lines must not grow the heap
+    import sys
+    had = [m for m in _TICKETS_CODE if m in sys.modules]
+    try:
+        _tickets_answer(self, args)
+    finally:
+        for m in _TICKETS_CODE:
+            if m not in had and m in sys.modules:
+                del sys.modules[m]
+                pkg, name = m.split(".")
+                if hasattr(sys.modules.get(pkg), name):
+                    delattr(sys.modules[pkg], name)
+
+
+_TICKETS_CODE = ("bgapp.tickets", "bgcore.rankfields")
+
+
+def _tickets_answer(self, args):
     # server tickets for ranked games (docs/protocol.md, docs/leaderboard.md)
     from bgapp.tickets import Tickets, MAX_ASK
     t = Tickets(self.hal)

@@ -24,9 +24,12 @@ class Renderer:
         self.w = profile["panel"]["width"]
         self.h = profile["panel"]["height"]
         self.frame = bytearray(self.w * self.h * 3)
-        self.px = {}
+        self._blank = bytes(len(self.frame))
+        self.px = {}  # type: dict  # element name (or point number) -> its LEDs
         for name in _ELEMS:
             self.px[name] = pixels(profile, name)
+        for n in range(1, 25):          # points also by number (no "p%d" string on each draw)
+            self.px[n] = self.px[_ELEMS[n - 1]]
         c = profile["colours"]
         self.col = {}
         for k in c:
@@ -35,37 +38,40 @@ class Renderer:
         self.stack = (self.col["stack0"], self.col["stack1"])
 
     def clear(self):
-        f = self.frame
-        for i in range(len(f)):
-            f[i] = 0
+        self.frame[:] = self._blank      # a copy of preallocated zeros (a loop: 5 ms on the chip)
 
     def put(self, n, rgb, dim=0):
         o = n * 3
         f = self.frame
-        if dim:
-            f[o] = rgb[0] >> dim
-            f[o + 1] = rgb[1] >> dim
-            f[o + 2] = rgb[2] >> dim
-        else:
-            f[o] = rgb[0]
-            f[o + 1] = rgb[1]
-            f[o + 2] = rgb[2]
+        f[o] = rgb[0] >> dim
+        f[o + 1] = rgb[1] >> dim
+        f[o + 2] = rgb[2] >> dim
+
+    def fill(self, px, a, b, rgb, dim=0):
+        """LEDs px[a:b] in colour `rgb` (shifted right by `dim`): the loop every drawing call
+        ends in, kept to local names (each call and lookup costs microseconds on the chip)."""
+        f = self.frame
+        r = rgb[0] >> dim
+        g = rgb[1] >> dim
+        bl = rgb[2] >> dim
+        for i in range(a, b):
+            o = px[i] * 3
+            f[o] = r
+            f[o + 1] = g
+            f[o + 2] = bl
 
     def stack_of(self, name, count, side):
         """`count` checkers of `side` on element `name`: one LED per checker, later layers in the
-        stack shade."""
+        stack shade (an LED with a checker in a second or later layer above it)."""
         px = self.px[name]
         n = len(px)
-        for i in range(n):
-            layers = 0
-            k = count - i
-            while k > 0:
-                layers += 1
-                k -= n
-            if layers == 1:
-                self.put(px[i], self.side[side])
-            elif layers > 1:
-                self.put(px[i], self.stack[side])
+        deep = count - n                  # the first `deep` LEDs carry more than one layer
+        if deep > 0:
+            self.fill(px, 0, deep if deep < n else n, self.stack[side])
+        else:
+            deep = 0
+        if deep < n and count > deep:
+            self.fill(px, deep, count if count < n else n, self.side[side])
 
     def top(self, name, count):
         """The LED of the topmost checker of a stack of `count` (the next free one if 0)."""
@@ -82,8 +88,8 @@ class Renderer:
 
     def light(self, name, count, rgb, dim=0):
         px = self.px[name]
-        for i in range(min(count, len(px))):
-            self.put(px[i], rgb, dim)
+        n = len(px)
+        self.fill(px, 0, count if count < n else n, rgb, dim)
 
     def board(self, raw, mover):
         """Checkers of both sides from a position's 52 bytes seen from `mover` (0 or 1)."""
@@ -94,22 +100,26 @@ class Renderer:
                 if n:
                     self.stack_of(element(side, q), n, side)
             if raw[base + 25]:
-                self.stack_of("bar%d" % side, raw[base + 25], side)
+                self.stack_of(_BAR[side], raw[base + 25], side)
             if raw[base]:
-                self.stack_of("off%d" % side, raw[base], side)
+                self.stack_of(_OFF[side], raw[base], side)
 
     def die(self, which, value, rgb=None, dim=0):
         self.light("die%d" % which, value, rgb or self.col["dice"], dim)
 
 
+_BAR = ("bar0", "bar1")
+_OFF = ("off0", "off1")
+
+
 def element(side, q):
-    """The LED map element of `side`'s point q (its own numbering; 25 bar, 0 off). Points are
-    named from player 0's side."""
+    """The LED map element of `side`'s point q (its own numbering; 25 bar, 0 off): a point as
+    its number seen from player 0's side (Renderer.px has the points by number and by name)."""
     if q == 25:
-        return "bar%d" % side
+        return _BAR[side]
     if q == 0:
-        return "off%d" % side
-    return "p%d" % (q if side == 0 else 25 - q)
+        return _OFF[side]
+    return q if side == 0 else 25 - q
 
 
 def game(app, r, raw, mover, hint=None):
@@ -219,6 +229,6 @@ def game_lines(app):
     if m.turn:
         me, them = them, me
     pips = "pips %d:%d" % (me, them)
-    if g.ch:
-        score, pips = g.text()
+    if g.ch:                  # a chouette: the box, the captain, every member's cube
+        return [st] + g.text() + [app.message or app.note or ""]
     return [st, score, pips, app.message or app.note or ""]

@@ -1,6 +1,7 @@
-# The computer's turn: after a pause it doubles or rolls (with real dice on, a person keys its
-# roll in: view_roll), takes or drops a double, and plays (shown step by step: view_anim). Keys
-# are refused while it acts.
+# The computer's turn: after a pause it offers to resign a lost game (with the setting on:
+# view_resign), doubles or rolls (with real dice on, a person keys its roll in: view_roll), takes,
+# beavers (money play with beavers on) or drops a double, and plays (shown step by step:
+# view_anim). Keys are refused while it acts.
 
 import gc
 
@@ -36,6 +37,12 @@ class BotView(View):
                 g.offer(offers)             # a chouette: answered in view_chouette_cube
                 app.changed()
                 return
+        if m.phase == TURN and app.journal.settings["resign"] and not (g.ranked or g.demo):
+            k = bot.resigns(m, p)
+            if k and k > g.declined[p]:
+                g.resigning = [p, k, True]  # the person answers (view_resign)
+                app.changed()
+                return
         if m.phase == TURN:
             if m.cube_available(p) and bot.wants_double(m):
                 g.ev("DOUBLE %d %d" % (p, m.cube * 2))
@@ -45,7 +52,9 @@ class BotView(View):
                 d = app.roll_dice()
                 g.ev("ROLL %d %d %d" % (p, d[0], d[1]))
         elif m.phase == DOUBLED:
-            if bot.takes(m):
+            if bot.beavers(m):
+                g.ev("BEAVER %d %d" % (p, m.cube * 2))
+            elif bot.takes(m):
                 g.ev("TAKE %d" % p)
             else:
                 g.ev("DROP %d" % p)

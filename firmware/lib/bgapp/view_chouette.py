@@ -1,6 +1,6 @@
 # The chouette set-up (DOUBLE in the menu): P3-P8 the number of players, P9 single cube, P10 multiple
 # cubes, P13-P20 seat 1-8 taken by a bot (at the menu's bot level) or a person (named from the
-# settings' list), OK starts (the order is rolled), UNDO or MENU back to the menu.
+# settings' list), OK starts (the order is rolled: start), UNDO or MENU back to the menu.
 
 from bgapp.game import View
 
@@ -49,3 +49,27 @@ class ChouetteSetupView(View):
                          (people[k] if k < len(people) else "P%d" % (k + 1)))
         return ["CHOUETTE  OK: start", "%d players, %s cube" % (s["ch_n"], s["ch_cubes"]),
                 " ".join(seats), self.app.message or ""]
+
+
+def start(app):
+    """A chouette from the set-up in the settings: the players sit down, roll for the order (a
+    CHOUETTE line, then ORDER lines until no tie is left); returns the ChouetteGame."""
+    from bgcore.chouette import Chouette
+    from bgcore.match import Rules, MONEY
+    from bgcore.record import quote
+    from bgapp.chouette import ChouetteGame
+    s = app.journal.settings
+    people = s["names"].split()
+    names = []
+    for k in range(s["ch_n"]):
+        if s["ch_bots"] >> k & 1:
+            names.append("bot:%d-%d" % (s["opponent"] or 6, k + 1))
+        else:
+            names.append(people[k] if k < len(people) else "P%d" % (k + 1))
+    app.journal.start(Rules(MONEY), ("box", "team"), app.FW)
+    ch = Chouette(names, s["ch_cubes"], False)
+    g = ChouetteGame(app, ch)
+    app.journal.append("CHOUETTE %s %s" % (ch.cubes, " ".join(quote(n) for n in names)))
+    while ch.to_order():
+        g.ev("ORDER " + " ".join("%d:%d" % (p, app.roll_dice()[0]) for p in ch.to_order()))
+    return g

@@ -10,6 +10,8 @@ _THINK_MS = const(500)
 
 
 class ChouetteCubeView(View):
+    module = "view_chouette_cube"
+
     def _who(self):
         g = self.app.game
         return g.answerer()
@@ -64,6 +66,9 @@ class ChouetteCubeView(View):
         g = self.app.game
         out = View.lines(self)
         p, q = self._who()
-        out[0] = "%s: take (OK) or drop (UNDO) %s's cube at %d?" % (
-            g.ch.names[q], g.ch.names[p], 2 * g.ch.cube[p])
+        from bgapp.chouette import short
+        ch = g.ch
+        out[0] = "%s: %s at %d?" % (short(ch.names[q]), short(ch.names[p]), 2 * ch.cube[p])
+        if not out[-1]:
+            out[-1] = "OK take UNDO drop"
         return out

@@ -1,6 +1,8 @@
 # The menu: settings keys (bot level or two players, game type, match length, cube options,
 # auto-confirm, forced plays, real dice, brightness, the tutor), OK for a new game, UNDO (or MENU)
-# back to the game, P24 the pips view. Settings are written at once and kept across power cuts.
+# back to the game, P24 the pips view, HINT the bot's resignations on or off. Settings are
+# written at once (right after the frame that shows the change, so that the LEDs answer first)
+# and kept across power cuts.
 # The display shows the flash's free space, and why no game starts when it is nearly full.
 
 from bgapp.game import View
@@ -64,6 +66,8 @@ class MenuView(View):
             s[k] = 1 - s[k]
         elif n == 21:
             s["ranked"] = 1 - s["ranked"]
+        elif key == "HINT":
+            s["resign"] = 1 - s["resign"]
         elif n in (19, 20):
             cap = app.profile["brightness"]["max"]
             app.bright = max(4, min(cap, app.bright + (-8 if n == 19 else 8)))
@@ -74,8 +78,9 @@ class MenuView(View):
             if s["tutor"] and app.game:
                 app.game.tutor_on()
         else:
-            return "not a menu choice (P1-P23, P24 pips, DOUBLE chouette, OK new game, MENU back)"
-        app.journal.save_settings()    # remembered at once, across power cuts
+            return ("not a menu choice (P1-P23, P24 pips, DOUBLE chouette, HINT bot resigns, "
+                    "OK new game, MENU back)")
+        app.unsaved = True     # written right after the frame that shows it (App._loop)
         return None
 
     def draw(self, r):
@@ -83,18 +88,18 @@ class MenuView(View):
         s = app.journal.settings
         col = r.col
         on = col["source"]
-        for n in range(1, 24):
-            r.light("p%d" % n, 1, on, 3)
+        for n in range(1, 24):          # points by number: no string made per point and frame
+            r.light(n, 1, on, 3)
         if s["opponent"]:
-            r.light("p%d" % s["opponent"], s["opponent"], r.side[1])
+            r.light(s["opponent"], s["opponent"], r.side[1])
         else:
-            r.light("p7", 2, r.side[0])
-        r.light("p%d" % (8 + _MODES.index(s["mode"])), 7, col["dest"])
+            r.light(7, 2, r.side[0])
+        r.light(8 + _MODES.index(s["mode"]), 7, col["dest"])
         if s["mode"] == "match":
             r.stack_of("off0", s["length"], 0)
         for i in range(6):
             if s[_FLAGS[i]]:
-                r.light("p%d" % (13 + i), 7, col["dest"])
+                r.light(13 + i, 7, col["dest"])
         cap = app.profile["brightness"]["max"]
         r.light("bar0", (app.bright * 7 + cap - 1) // cap, col["dice"])
         if s["tutor"] in _TUTOR:
@@ -120,7 +125,8 @@ class MenuView(View):
         if s["ranked"]:
             kind = "RANKED single game" if s["opponent"] else "ranked: choose a bot level"
         opts = " ".join(n for k, n in (("confirm", "auto-OK"), ("forced", "auto-forced"),
-                                       ("real", "real-dice")) if s[k])
+                                       ("real", "real-dice"), ("resign", "bot-resigns"))
+                        if s[k])
         if s["tutor"]:
             opts += " tutor %d.%02d" % (s["tutor"] // 1000, s["tutor"] % 1000 // 10)
         free = app.journal.free()

@@ -1,5 +1,5 @@
 # The pips view: the pip counts on the bars and a check of the record on flash (replayed and
-# compared with the game in memory). Any key but MENU goes back to the game.
+# compared with the game in memory; the watchdog fed inside). Any key but MENU goes back to the game.
 
 from bgcore.record import RecordError
 from bgapp.game import View
@@ -18,12 +18,14 @@ class PipsView(View):
     def check(self):
         # replay the record on flash and compare it with the state in memory
         from bgcore.record import replay
+        from bgapp.journal import Fed
         app = self.app
         j = app.journal
         g = app.game
         m = g.m
         try:
-            with open(j.path(j.name)) as f:
+            with open(j.path(j.name)) as raw:
+                f = Fed(raw, app.hal.feed)      # a long record: the watchdog is fed inside
                 if g.ch:
                     from bgcore.chouette import replay as replay_chouette
                     rep, info, torn = replay_chouette(f, False)

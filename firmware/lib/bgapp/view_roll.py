@@ -33,13 +33,12 @@ class RollView(View):
         if g.rep.warning:
             from bgapp.tutor import answer
             return answer(app, key, self._double)
-        if key == "DOUBLE" and g.ch:
-            offers = g.person_offers()          # a chouette: the cubes the side on roll turns
-            if not offers:
-                return "no cube you can turn now"
-            g.offer(offers)
-            app.changed()
-            return None
+        if g.ch:                            # a chouette: its bots in seats double first
+            if g.bot_doubles():
+                app.changed()
+                return None
+            if key == "DOUBLE":
+                return g.double_key()
         if key == "DOUBLE":
             if not m.cube_available(p):
                 return no_double(g, m, p)
@@ -58,6 +57,11 @@ class RollView(View):
         g.ev("ROLL %d %d %d" % (p, d[0], d[1]))
         app.changed()
         return None
+
+    def tick(self):
+        g = self.app.game
+        if g.ch and g.bot_doubles():
+            self.app.changed()
 
     def _double(self):
         g = self.app.game

@@ -9,12 +9,8 @@ from bgcore.net import Net, row, shots, shot_row, S_OUT
 # noise on each play's equity, in 1/1000 of a point, for levels 1-6
 NOISE = (0, 320, 180, 100, 55, 30, 0)
 NAMES = ("", "beginner", "casual", "club", "strong", "expert", "master")
-# logit shifts (1/S_OUT) of the five chances of a side on roll seen as the mover after the other
-# side danced: fitted to gnubg-nn 0-ply on 9,500 such positions from gnubg's play (held-out mean
-# error of the win chance 5.2% -> 3.7%, of the gammon loss 1.8% -> 1.0%)
-DANCE_SHIFT = (8618, 9404, 0, -15041, 0)
-
 _net = None
+_dance = None           # the readout after a dance (bgcore.dancenet), loaded when first needed
 
 
 def _shared_net():
@@ -37,6 +33,7 @@ class Bot:
         self._acc = self.net.new_acc()
         self._work = self.net.new_acc()
         self._packed = bytearray(13)
+        self.tick = None          # called every 16 plays scored (a board feeds its watchdog)
 
     # ---- checker play --------------------------------------------------------------------------
     def equities(self, pos, plays):
@@ -63,7 +60,10 @@ class Bot:
             packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
         best = 0
         best_v = None
+        tick = self.tick
         for i in range(len(plays)):
+            if tick and i & 15 == 15:
+                tick()
             # a play's record (see bgcore.position._Found): the mover's counts two to a byte,
             # then the mask of the points where a blot was hit
             c, o = plays._record(i)
@@ -165,17 +165,53 @@ class Bot:
         """Cubeless (win, win gammon, win bg, lose gammon, lose bg) of the side on roll in
         `pos`, before it rolls, in 1/32768. The network judges positions after a play, seen by
         the side that made it. One whose mover is still on the bar (it danced) it hardly saw
-        in training and judges badly (4% for a blitz gnubg gives 78%), so there the side on roll
-        is seen as the mover instead (the network knows a checker on the bar of the side to
-        roll well) and the outputs are shifted by DANCE_SHIFT for the tempo that view loses."""
+        in training and judges badly (4% for a blitz gnubg gives 78%): there the chances are
+        read from the hidden layers of both views of the position by the readout in
+        bgcore.dancenet, fitted to gnubg-nn 0-ply on such positions."""
         raw = pos.raw
         acc = self._acc
         if raw[51]:
-            self.net.load(acc, raw)
-            return self.net.probabilities(acc, DANCE_SHIFT)
+            return self._dance_chances(raw)
         self.net.load(acc, raw[26:] + raw[:26])   # the opponent is the side that just moved
         w, wg, wb, lg, lb = self.net.probabilities(acc)
         return [32768 - w, lg, lb, wg, wb]
+
+    def _dance_chances(self, raw):
+        global _dance
+        if _dance is None:
+            from bgcore import dancenet
+            from bgcore.net import _int16s, _int32s
+            _dance = (_int16s(dancenet.W), _int16s(dancenet.A), _int32s(dancenet.B),
+                      dancenet.INPUTS)
+        w, a, b, n = _dance
+        net = self.net
+        acc = self._acc
+        s = [0, 0, 0, 0, 0]
+        for view in (0, 1):
+            net.load(acc, raw if view == 0 else raw[26:] + raw[:26])
+            top = net._top(acc)
+            h1 = net._h1
+            nt = len(top)
+            nh = len(h1)
+            for k in range(5):
+                o = k * n
+                v = 0
+                ot = o + view * nt
+                for j in range(nt):
+                    v += w[ot + j] * top[j]
+                oh = o + 2 * nt + view * nh
+                for j in range(nh):
+                    v += w[oh + j] * h1[j]
+                if view == 0:
+                    v += (a[k] * net._output(top, k) >> 10) + b[k]
+                s[k] += v
+        out = [net.sigmoid(v) for v in s]
+        win = out[0]
+        out[1] = min(out[1], win)
+        out[2] = min(out[2], out[1])
+        out[3] = min(out[3], 32768 - win)
+        out[4] = min(out[4], out[3])
+        return out
 
     # the decisions themselves live in bgcore.cube, loaded only when a cube is in play
     def wants_double(self, match):

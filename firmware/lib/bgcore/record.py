@@ -192,7 +192,8 @@ class Replay:
 
     def __init__(self, rules, players=("player 0", "player 1"), history=True):
         self.match = Match(rules)
-        self.keep = history     # keep every action for exporters (the board does not need it)
+        self.keep = history     # keep every action and the per-game lists below for exporters;
+                                # the board does not need them (without, nothing grows per game)
         self.players = list(players)
         self.slot = 0           # entries in this game, as the .mat columns count them
         self.steps = []         # STEP events of the turn in progress
@@ -202,6 +203,7 @@ class Replay:
         self.scores_before = [] # the score before each game
         self.crawford_games = []  # per game: was it the Crawford game
         self.results = []       # per finished game: (winner, points, how)
+        self.finished = 0       # games finished (counted with or without history)
         self.tutored = False    # a TUTOR line was read (the tutor was on)
         self.warning = None     # a tutor warning not yet answered: (player, action, millipoints)
         self.rolls = 0          # OPEN and ROLL events in this game (a ranked game's dice count)
@@ -223,8 +225,10 @@ class Replay:
         """Apply one event (a payload split into words). Raises RecordError."""
         self._event(words, line)
         m = self.match
-        if m.phase in (GAME_OVER, MATCH_OVER) and len(self.results) < m.game:
-            self.results.append(m.result)
+        if m.phase in (GAME_OVER, MATCH_OVER) and self.finished < m.game:
+            self.finished += 1
+            if self.keep:
+                self.results.append(m.result)
 
     def _event(self, words, line):
         m = self.match
@@ -239,11 +243,12 @@ class Replay:
                 if len(words) != 2 or words[1] != str(m.game + 1):
                     raise ValueError("expected GAME %d" % (m.game + 1))
                 m.new_game()
-                self.scores_before.append(list(m.score))
-                self.crawford_games.append(m.crawford)
+                if self.keep:
+                    self.scores_before.append(list(m.score))
+                    self.crawford_games.append(m.crawford)
+                    self.history.append([])
                 self.slot = 0
                 self.steps = []
-                self.history.append([])
                 self.rolls = 0
                 return
             if kind == "SIG":

@@ -34,6 +34,7 @@ FIXED_SIZES = {"die0": 6, "die1": 6, "cube": 6}
 MATRIX_KEYS = tuple("P%d" % n for n in range(1, 25)) + ("BAR", "OFF", "OK", "UNDO", "DOUBLE",
                                                         "HINT", "MENU")
 BUTTON_KEYS = ("LEFT", "RIGHT", "SELECT", "BACK")
+LONG_ONLY_KEYS = ("RESIGN",)     # logical keys a board reaches only by a long press
 INPUT_STYLES = {"matrix": MATRIX_KEYS, "buttons": BUTTON_KEYS}
 STYLE_NEEDS = {"matrix": "a matrix board needs P1-P24, BAR, OFF, OK, UNDO, DOUBLE, HINT, MENU",
                "buttons": "a buttons board needs LEFT, RIGHT, SELECT, BACK"}
@@ -325,7 +326,7 @@ def _check_input(inp, faults, pins):
         for k in sorted(longs):
             if k not in wanted:
                 faults.append("input.long.%s: no such key on a %s board" % (k, style))
-            if longs[k] not in MATRIX_KEYS and longs[k] not in BUTTON_KEYS:
+            if longs[k] not in MATRIX_KEYS + BUTTON_KEYS + LONG_ONLY_KEYS:
                 faults.append("input.long.%s: %r is not a key name" % (k, longs[k]))
     for key in ("settle_ms", "long_ms"):
         v = inp.get(key)

@@ -3,7 +3,9 @@
 # the link (KEY), storage is the littlefs image mounted at "/", the clock is the unix port's.
 # The LEDs are the frames the app streams with WATCH (logical frame and brightness); the host
 # (`bgboard sim`) puts them through the same Panel.encode a board runs, so this HAL keeps only
-# the last frame and does not load the panel code (heap is scarce: see docs/protocol.md).
+# the last frame and does not load the panel code (heap is scarce: see docs/protocol.md). There is
+# no watchdog: feed() measures the longest gap between two feeds in the process's CPU time (from
+# the bridge's _vcpu clock; STATE feedgap=), which `bgboard soak` scales to an RP2040's.
 
 import os
 import select
@@ -23,7 +25,16 @@ class VirtualHal:
         self._out = sys.stdout.buffer
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
+        self._rx = bytearray(256)       # what read() gathers, a byte at a time
+        self._one = bytearray(1)
         self._id = None
+        try:
+            import _vcpu
+            self._cpu = _vcpu.ns
+        except ImportError:
+            self._cpu = None
+        self._fed = None          # CPU time of the last feed (ns); None before the first one
+        self.feed_gap = 0         # the longest gap between two feeds so far (µs of CPU time)
 
     def show(self, frame):
         self.frame = frame
@@ -62,17 +73,30 @@ class VirtualHal:
             s()
 
     def feed(self):
-        pass
+        # the first feed starts the measure, as it starts an RP2040's watchdog (bghal.rp2)
+        if self._cpu is None:
+            return
+        now = self._cpu()
+        if self._fed is not None:
+            gap = (now - self._fed) // 1000
+            if gap > self.feed_gap:
+                self.feed_gap = gap
+        self._fed = now
 
     def read(self):
-        out = b""
+        """The bytes waiting on the link (at most 256), or b"" (never blocks). Bytes the app has
+        not read stay in the pty, and the bridge (bgboard.vboard) holds the host's writes
+        meanwhile: nothing is dropped (flow control, as a Pico's USB)."""
+        rx = self._rx
+        one = self._one
+        n = 0
         p = self._poll
-        while len(out) < 256 and p.poll(0):
-            c = self._in.read(1)
-            if not c:
+        while n < 256 and p.poll(0):
+            if not self._in.readinto(one):
                 break
-            out += c
-        return out
+            rx[n] = one[0]
+            n += 1
+        return bytes(rx[:n]) if n else b""
 
     def write(self, b):
         self._out.write(b)
