@@ -6,6 +6,8 @@ import re
 
 from conftest import ROOT, run_micropython
 
+from bgboard.vboard import DEFAULT_HEAP
+
 from bgcore.record import replay
 
 DRIVE = ROOT / "tests" / "mp" / "app_drive.py"
@@ -15,7 +17,7 @@ PROFILE = ROOT / "hardware" / "profiles" / "reference.json"
 def game(data_dir, *menu, lib=None):
     # two people, seed 3: a game with many rolls that have exactly one legal play
     r = run_micropython(DRIVE, str(data_dir), str(PROFILE), "SEED 3", "KEY P7", *menu, "KEY OK",
-                        "GAME both", heap="192k", lib=lib, timeout=120)
+                        "GAME both", heap=DEFAULT_HEAP, lib=lib, timeout=120)
     assert r.returncode == 0, r.stderr + r.stdout
     line = [ln for ln in r.stdout.splitlines() if ln.startswith("GAME ")][0]
     assert line.endswith("refused 0"), r.stdout

@@ -4,13 +4,15 @@ tie keyed in says so, as board dice do."""
 
 from conftest import ROOT, run_micropython
 
+from bgboard.vboard import DEFAULT_HEAP
+
 DRIVE = ROOT / "tests" / "mp" / "app_drive.py"
 PROFILE = ROOT / "hardware" / "profiles" / "reference.json"
 
 
 def drive(data_dir, *script, lib=None):
     r = run_micropython(DRIVE, str(data_dir), str(PROFILE), "SEED 5", "KEY P18", "KEY OK",
-                        *script, heap="192k", lib=lib, timeout=120)
+                        *script, heap=DEFAULT_HEAP, lib=lib, timeout=120)
     assert r.returncode == 0, r.stderr + r.stdout
     return r.stdout
 
