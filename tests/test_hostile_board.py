@@ -143,7 +143,7 @@ def test_a_good_fake_board_is_pulled_listed_and_watched(tmp_path, fake, good_byt
     assert run.rc == 0 and BOARD_ID in run.out and "reference" in run.out, run
     run = bgboard(tmp_path, "watch", "--port", board.link, "--once")
     assert_clean(run, refused=False)
-    assert run.rc == 0 and "ROLL 0 5 2" in run.out, run
+    assert run.rc == 0 and "rolls 5-2" in run.out, run
     run = bgboard(tmp_path, "logs", "pull", "--port", board.link)      # into the archive
     assert run.rc == 0, run
     archived = tmp_path / "data" / "bgboard" / "archive" / BOARD_ID / GOOD_NAME
@@ -200,7 +200,7 @@ def test_watch_uses_only_the_projects_profiles(tmp_path, fake):
     (tmp_path / "x" / "notprofile.json").write_text('{"name": "mine", "panel": {}}')
     run = bgboard(tmp_path, "watch", "--port", board.link, "--once", cwd=work)
     assert_clean(run, refused=False)
-    assert run.rc == 0 and "ROLL 0 5 2" in run.out, run
+    assert run.rc == 0 and "rolls 5-2" in run.out, run
     assert "drawn as the reference board" in run.out and "not a known board profile" in run.out
 
 
@@ -249,7 +249,7 @@ def test_watch_skips_led_frames_that_are_not_frames(tmp_path, fake):
     board = fake("bad-led")
     run = bgboard(tmp_path, "watch", "--port", board.link, "--once")
     assert_clean(run, refused=False)
-    assert run.rc == 0 and "ROLL 0 5 2" in run.out, run
+    assert run.rc == 0 and "rolls 5-2" in run.out, run
 
 
 # ---- the command line's own edges ---------------------------------------------------------------

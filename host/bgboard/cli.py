@@ -372,45 +372,69 @@ def build_parser():
                     "rp2040 (the rp2 firmware on the emulated chip, at chip speed)")
     sm.set_defaults(func=_sim)
 
-    b = sub.add_parser("bench", help="benchmarks that print figures")
-    b.add_argument("what", choices=["rules", "bot", "logs", "chip", "leaderboard", "tutor"],
-                   help="what to measure (logs: pulling records over the protocol against "
-                   "mpremote fs cp; chip: the firmware on the emulated RP2040, in emulated time; "
-                   "leaderboard: submissions verified per second; tutor: a person's wait for the "
-                   "tutor's check of a play on the emulated RP2040)")
-    b.add_argument("--games", type=int, metavar="N",
-                   help="leaderboard: ranked records to submit (40)")
-    b.add_argument("--turns", type=int, default=12, metavar="N",
-                   help="tutor: the person's plays to key (12)")
-    b.add_argument("--rolls", type=int, default=30, metavar="N",
-                   help="tutor: rolls whose parts are timed on their own (30; 0: skip)")
-    b.add_argument("--think", type=int, default=400, metavar="MS",
-                   help="tutor: emulated ms from the dice shown to the first key (400)")
-    b.add_argument("--gap", type=int, default=250, metavar="MS",
-                   help="tutor: emulated ms between a step shown and the next key (250)")
-    b.add_argument("--no-demo", action="store_true", help="chip: skip the demo game (the "
-                   "watchdog-feed gaps)")
-    b.add_argument("--port", metavar="PORT",
-                   help="logs: the board (default: a virtual board of its own)")
-    b.add_argument("--pairs", type=int, metavar="N",
-                   help="rules: (position, roll) pairs in the corpus "
-                   "(3000); bot: duplicate dice pairs for level 6 against pubeval (5000 = "
-                   "10,000 games; 0: only the cube part)")
-    b.add_argument("--seed", type=int, default=2026, metavar="N",
-                   help="corpus or dice seed (default 2026)")
-    b.add_argument("--levels", type=int, nargs="+", choices=range(1, 7), help="bot: which levels")
-    b.add_argument("--level-pairs", type=int, default=1000, metavar="N",
-                   help="bot: duplicate pairs against pubeval for levels 1-5")
-    b.add_argument("--ladder-pairs", type=int, default=1000, metavar="N",
-                   help="bot: duplicate pairs for each level against the one below (0: skip)")
-    b.add_argument("--error-games", type=int, default=300, metavar="N",
-                   help="bot: games of play whose positions measure the error rate")
-    b.add_argument("--cube-matches", type=int, default=20, metavar="N",
-                   help="bot: 5- and 7-point matches of level 6 against itself that GNU "
-                   "Backgammon analyses (20 of each; 0: skip)")
-    b.add_argument("--money-games", type=int, default=50, metavar="N",
-                   help="bot: money games of level 6 against itself for the same analysis (50)")
-    b.set_defaults(func=_bench)
+    b = sub.add_parser("bench", help="benchmarks that print figures",
+                       description="Benchmarks that print figures (ratios in the same run), "
+                       "one sub-command each with its own options.")
+    bench = b.add_subparsers(dest="what", metavar="BENCHMARK", required=True)
+
+    def benchmark(name, text):
+        one = bench.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+        one.set_defaults(func=_bench)
+        return one
+
+    def seed(one, what="dice"):
+        one.add_argument("--seed", type=int, default=2026, metavar="N",
+                         help="%s seed (default 2026)" % what)
+
+    br = benchmark("rules", "how fast the rules core lists legal plays (CPython, MicroPython) "
+                   "against gnubg-nn and gym-backgammon, on one corpus")
+    br.add_argument("--pairs", type=int, metavar="N",
+                    help="(position, roll) pairs in the corpus (default 3000)")
+    seed(br, "corpus")
+    bb = benchmark("bot", "the bot's strength and speed: levels against pubeval and each "
+                   "other, error against gnubg-nn, cube decisions analysed by GNU Backgammon")
+    bb.add_argument("--pairs", type=int, metavar="N", help="duplicate dice pairs for level 6 "
+                    "against pubeval (default 5000 = 10,000 games; 0: only the cube part)")
+    seed(bb)
+    bb.add_argument("--levels", type=int, nargs="+", choices=range(1, 7), metavar="L",
+                    help="which levels (default 1-6)")
+    bb.add_argument("--level-pairs", type=int, default=1000, metavar="N",
+                    help="duplicate pairs against pubeval for levels 1-5 (default 1000)")
+    bb.add_argument("--ladder-pairs", type=int, default=1000, metavar="N",
+                    help="duplicate pairs for each level against the one below (default 1000; "
+                    "0: skip)")
+    bb.add_argument("--error-games", type=int, default=300, metavar="N",
+                    help="games of play whose positions measure the error rate (default 300)")
+    bb.add_argument("--cube-matches", type=int, default=20, metavar="N",
+                    help="5- and 7-point matches of level 6 against itself that GNU "
+                    "Backgammon analyses (default 20 of each; 0: skip)")
+    bb.add_argument("--money-games", type=int, default=50, metavar="N",
+                    help="money games of level 6 against itself for the same analysis "
+                    "(default 50)")
+    bl = benchmark("logs", "pulling records over the protocol, against mpremote fs cp")
+    bl.add_argument("--port", metavar="PORT",
+                    help="the board (default: a virtual board of its own)")
+    bc = benchmark("chip", "the firmware on the emulated RP2040, in emulated time")
+    bc.add_argument("--levels", type=int, nargs="+", choices=range(1, 7), metavar="L",
+                    help="bot levels to time (default 6)")
+    seed(bc)
+    bc.add_argument("--no-demo", action="store_true",
+                    help="skip the demo game (the watchdog-feed gaps)")
+    bd = benchmark("leaderboard", "ranked submissions the leaderboard server verifies per second")
+    bd.add_argument("--games", type=int, metavar="N",
+                    help="ranked records to submit (default 40)")
+    seed(bd)
+    bt = benchmark("tutor", "a person's wait for the tutor's check of a play on the emulated "
+                   "RP2040")
+    bt.add_argument("--turns", type=int, default=12, metavar="N",
+                    help="the person's plays to key (default 12)")
+    bt.add_argument("--rolls", type=int, default=30, metavar="N",
+                    help="rolls whose parts are timed on their own (default 30; 0: skip)")
+    bt.add_argument("--think", type=int, default=400, metavar="MS",
+                    help="emulated ms from the dice shown to the first key (default 400)")
+    bt.add_argument("--gap", type=int, default=250, metavar="MS",
+                    help="emulated ms between a step shown and the next key (default 250)")
+    seed(bt)
     sk = sub.add_parser("soak", help="power cuts, garbage lines and key mashing against a "
                         "virtual board; prints figures")
     sk.add_argument("--cuts", type=int, default=1000, metavar="N",

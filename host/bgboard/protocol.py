@@ -254,7 +254,9 @@ class Client:
                 restarted = True
                 self.seen = b""
                 self.next_line(0.3)        # the reboot's first line, if it comes at once
-            self.write_raw(b"\nHELLO\n")
+            # with the laptop's date and time: the board has no clock of its own, and its
+            # records' start= come from it
+            self.write_raw(b"\nHELLO time=%s\n" % time.strftime("%Y-%m-%dT%H:%M:%S").encode())
             end = min(deadline, time.monotonic() + 0.5)
             while True:
                 line = self.next_line(max(0.0, end - time.monotonic()))

@@ -1,6 +1,7 @@
 """`bgboard watch`: a connected board's LED panel, text display and game events, live in the
-terminal. It turns WATCH on and draws the frames with the sim's screen (the same Panel.encode a
-Pico runs: brightness and current limit included); it only looks, it presses no key (--demo N
+terminal. It turns WATCH on and draws the frames with the sim's screen, bgboard.screen (the
+same Panel.encode a Pico runs: brightness and current limit included; a colour legend; the
+game's events in words); it only looks, it presses no key (--demo N
 asks the board to play N bot games, and stops when they end). Ctrl-C or q stops it (WATCH is
 turned off again)."""
 
@@ -13,11 +14,9 @@ import tty
 
 from bgboard import names
 from bgboard.devices import find_port
-from bgboard.link import Board, LinkError
+from bgboard.link import Board, LinkError, parse_fields
 from bgboard.safetext import for_terminal
 from bgboard.screen import Screen, load_profile
-
-EVENT_LINES = 8
 
 
 def run(port=None, once=False, seconds=None, out=None, demo=0):
@@ -26,17 +25,22 @@ def run(port=None, once=False, seconds=None, out=None, demo=0):
     b = Board(port)
     try:
         info = b.hello()
-        events = []
+        notes = []
         try:        # only a profile the project ships, by name (never a path from the board)
-            screen = Screen(load_profile(names.profile_name(info.get("profile", "reference"))),
-                            out)
+            prof = load_profile(names.profile_name(info.get("profile", "reference")))
         except (OSError, ValueError, KeyError, TypeError) as e:
-            screen = Screen(load_profile("reference"), out)
-            events.append("drawn as the reference board: %s" % for_terminal(e, 200))
-        screen.legend = ["events:"] + ["  " + e for e in events]
-        screen.status = "%s  fw %s  board %s  (Ctrl-C or q: stop watching)" % (
-            for_terminal(port, 80), for_terminal(info.get("fw"), 40),
-            for_terminal(info.get("board"), 40))
+            prof = load_profile("reference")
+            notes += ["drawn as the reference board:", "  " + for_terminal(e, 200)]
+        screen = Screen(prof, out, title="bgboard watch - %s, a %s board" % (
+            for_terminal(port, 40), prof.get("name", "")))
+        screen.keys = ["watching %s: it only looks (no key is pressed)" % for_terminal(port, 60),
+                       "q or Ctrl-C stops watching"] + notes
+        screen.status = "fw %s  board %s" % (for_terminal(info.get("fw"), 40),
+                                             for_terminal(info.get("board"), 40))
+        try:
+            named(screen, for_terminal(b.request("STATE"), 2000))   # the names, for the legend
+        except LinkError:
+            pass
         if b.request("WATCH on") != "OK WATCH on":
             raise LinkError("the board did not turn WATCH on")
         if demo:
@@ -64,12 +68,18 @@ def run(port=None, once=False, seconds=None, out=None, demo=0):
                         shown = "bad"
                     if shown == "led":
                         frames += 1
-                    elif not shown and line.startswith(("!EV ", "!NO ", "!DEMO", "!ERROR")):
-                        events.append(line[1:])
+                    elif shown == "text":
+                        # the colour legend follows the board's screen: the menu's or a game's
+                        screen.view = "menu" if screen.text[0:1] and \
+                            screen.text[0].startswith("MENU") else "play"
+                    elif shown == "event" and line.startswith("!EV GAME "):
+                        b.send("STATE")               # a new game: the players' names
+                    elif line.startswith("STATE "):
+                        named(screen, line)
+                    elif not shown and line.startswith(("!NO ", "!DEMO", "!ERROR")):
+                        screen.events.add(line[1:])
                         if demo and line.startswith("!DEMO END"):
                             ended = True
-                        del events[:-EVENT_LINES]
-                        screen.legend = ["events:"] + ["  " + e for e in events]
                     dirty = True
                 pending = []
                 if dirty:
@@ -99,3 +109,11 @@ def run(port=None, once=False, seconds=None, out=None, demo=0):
         return 0
     finally:
         b.close()
+
+
+def named(screen, state):
+    """The players' names from a STATE answer, for the screen's colour legend and events."""
+    if state.startswith("STATE "):
+        fields = parse_fields(state.split()[1:])
+        if "players" in fields:
+            screen.events.set_names(*(fields["players"].split(",", 1) + ["?"])[:2])

@@ -171,6 +171,9 @@ class Journal:
         self.writer = Writer()
         self.played = 0
         self.f = open(self.path(name), "w")
+        if not start:
+            from bgapp.clock import now     # set by the host's HELLO, if it was
+            start = now()
         self._put(self.writer.header(rules, players, board=self.hal.board_id(), fw=fw,
                                      start=start, extra=extra))
         s["next"] = n + 1

@@ -126,6 +126,13 @@ class Link:
     # ---- commands ----------------------------------------------------------------------------
     def _hello(self, args):
         a = self.app
+        for arg in args:            # HELLO time=...: the host's date and time, for the records
+            if arg.startswith("time="):
+                from bgapp import clock
+                why = clock.set_from(arg[5:])
+                if why:
+                    self.send("ERR args " + why)
+                    return
         self.send("HELLO bgboard proto=%d fw=%s board=%s profile=%s hal=%s"
                   % (PROTO, a.FW, self.hal.board_id(), a.profile.get("name", "-"),
                      a.profile.get("hal", "-")))

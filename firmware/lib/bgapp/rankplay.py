@@ -5,18 +5,14 @@
 # bot's plays come from bgcore.ranked, exactly as `bgboard selfplay --ranked` and
 # `bgboard verify --ranked` derive them. Not a view: the views call these.
 
-import time
-
 from bgcore.ranked import Ranked, person_won, due
 from bgapp.tickets import Tickets
 
 
 def clock():
     """The date and time for a header's start=, when the board's clock has been set."""
-    t = time.localtime()
-    if t[0] < 2024:
-        return ""
-    return "%04d-%02d-%02dT%02d:%02d:%02d" % t[:6]
+    from bgapp.clock import now
+    return now()
 
 
 def new(app, level):

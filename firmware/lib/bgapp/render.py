@@ -219,7 +219,8 @@ def game_lines(app):
     g = app.game
     m = g.m
     if app.demo:
-        st = "DEMO (%d left) %s" % (app.demo.left, st)
+        d = app.demo
+        st = "DEMO %d/%d %s" % (d.total - d.left + 1, d.total, st)
     if m.rules.mode == "match":
         score = "%d-%d to %d%s" % (m.score[0], m.score[1], m.rules.length,
                                    " Crawford" if m.crawford else "")

@@ -18,7 +18,8 @@ class DemoView(View):
 
     def __init__(self, app):
         View.__init__(self, app)
-        self.left = 0             # demo games left (0: no demo)
+        self.left = 0             # demo games left, the one on the board included (0: no demo)
+        self.total = 0
         self.was_fast = False
 
     def start(self, n, fast):
@@ -27,7 +28,7 @@ class DemoView(View):
         app.game = None
         app.anim.hops = None
         app.pending = None
-        self.left = n
+        self.left = self.total = n
         self.was_fast = app.fast
         app.fast = fast or app.fast
         app.new_match(demo=True)
@@ -41,6 +42,7 @@ class DemoView(View):
         app.end_session()
         app.link.event("DEMO END")
         app.demo = None
+        app.message = ""          # the last game's words do not outlive it
         app.to_menu()
         app.resume()
         unload(self.module)

@@ -1,8 +1,8 @@
 # The menu: settings keys (bot level or two players, game type, match length, cube options,
 # auto-confirm, forced plays, real dice, brightness, the tutor), OK for a new game, UNDO (or MENU)
-# back to the game, P24 the pips view, HINT the bot's resignations on or off. Settings are
-# written at once (right after the frame that shows the change, so that the LEDs answer first)
-# and kept across power cuts.
+# back to the game, P24 the pips view, HINT the bot's resignations on or off. OK over a game in
+# progress asks first (OK again abandons it). Settings are written at once (right after the frame
+# that shows the change, so that the LEDs answer first) and kept across power cuts.
 # The display shows the flash's free space, and why no game starts when it is nearly full.
 
 from bgapp.game import View
@@ -10,6 +10,15 @@ from bgapp.game import View
 _MODES = ("nocube", "money", "match")
 _FLAGS = ("jacoby", "beavers", "auto", "confirm", "forced", "real")     # P13-P18
 _TUTOR = (0, 160, 80, 40)      # P23 steps through: off, then the warning threshold in millipoints
+
+
+def in_progress(g):
+    """A game that OK in the menu would abandon: begun (a move on flash), not over (a match:
+    not over before its end)."""
+    if not g or g.rep.ended or g.ch and g.ch.ended or not g.app.journal.played:
+        return False
+    m = g.m
+    return not (m.phase == "match_over" or m.phase == "game_over" and m.rules.mode != "match")
 
 
 class MenuView(View):
@@ -23,6 +32,10 @@ class MenuView(View):
         s = app.journal.settings
         n = int(key[1:]) if key[0] == "P" and key[1:].isdigit() else 0
         if key == "OK":
+            if in_progress(app.game) and app.confirm != "OK":
+                app.confirm = "OK"      # pressed again at once: abandon it (app.press)
+                app.message = "abandon this game? OK: yes, MENU: back to it"
+                return None
             if s["ranked"]:
                 from bgapp import rankplay
                 why = rankplay.can_start(s)
@@ -34,6 +47,7 @@ class MenuView(View):
         if key == "UNDO":
             if not app.game:
                 return "no game to go back to: OK starts one"
+            app.message = ""            # (the question, if OK asked one)
             app.go(app.play)
             app.journal.save_settings()
             return None
@@ -130,7 +144,6 @@ class MenuView(View):
         if s["tutor"]:
             opts += " tutor %d.%02d" % (s["tutor"] // 1000, s["tutor"] % 1000 // 10)
         free = app.journal.free()
-        if free is not None:
-            opts += " %dK free" % (free // 1024)
-        return ["MENU  OK: new game", who, kind, opts.strip(),
+        return ["MENU  OK: new game", who, kind, opts.strip() or "(no options on)",
+                "flash: %dK free" % (free // 1024) if free is not None else "",
                 app.message or app.note or app.room("no_room") or ""]

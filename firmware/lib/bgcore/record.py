@@ -9,7 +9,8 @@
 #   OPEN 3 5              (player 0's die, player 1's die; equal dice are followed by another)
 #   MOVE 1 8/5 6/5        (player, play in .mat form; nothing after the player: no legal play)
 #   ROLL 0 6 6 [real]     (player, dice; "real" when keyed in from physical dice)
-#   DOUBLE 0 2 / TAKE 1 / DROP 1 / BEAVER 1 4 / RESIGN 1 2
+#   DOUBLE 0 2 / TAKE 1 / DROP 1 / BEAVER 1 2 / RESIGN 1 2   (BEAVER: the value the double
+#   puts the cube at, as DOUBLE; a TAKE then doubles it again)
 #   STEP 0 13 7 / UNDO 0  (checkers moved so far this turn, before the play is confirmed)
 #   END 0 2 gammon        (winner, points, single|gammon|backgammon|drop|resign)
 #   MATCHEND 0 5 3        (winner, final score)

@@ -5,7 +5,6 @@
 # its threshold (0.16, 0.08 or 0.04 points). Also the replay of its TUTOR record lines (loaded
 # by bgcore.record only for records that have them).
 
-from bgcore import cube as _cube
 from bgcore.match import TURN, MOVE, DOUBLED
 from bgcore.net import S_OUT
 
@@ -63,6 +62,7 @@ def play_loss(bot, pos, plays, i):
 
 def double_loss(bot, match):
     """Millipoints the side on roll loses by doubling now (0 when doubling is right)."""
+    from bgcore import cube as _cube      # (the cube model only in games with a cube)
     pr = bot.chances(match.pos)
     x = _cube.efficiency(match.pos)
     centred = match.owner == -1
@@ -74,14 +74,15 @@ def double_loss(bot, match):
         nd = m.value(m.p, c, _cube.CENTRED if centred else _cube.MINE)
         dt = m.value(m.p, 2 * c, _cube.THEIRS)
         dp = _cube.mwc(a - c, b, post)
-        return _mwc_mp(nd - min(dt, dp))
+        return _mwc_mp(nd - min(dt, dp), _cube.F)
     nd = _cube._money(pr, 0 if centred else 1, not (match.rules.jacoby and centred), x)
     dt = 2 * _cube._money(pr, -1, True, x)
-    return _money_mp(nd - min(dt, _cube.F), c)
+    return _money_mp(nd - min(dt, _cube.F), c, _cube.F)
 
 
 def answer_loss(bot, match, take):
     """Millipoints the side offered the cube loses by taking (`take`) or dropping."""
+    from bgcore import cube as _cube
     pr, x = _cube._seen_by_taker(bot, match)
     c = match.cube
     if match.rules.mode == "match":
@@ -90,19 +91,19 @@ def answer_loss(bot, match, take):
         m = _cube.MatchCube(pr, a, b, 2 * c, post, x)
         t = m.value(m.p, 2 * c, _cube.MINE)
         d = _cube.mwc(a, b - c, post)
-        return _mwc_mp(d - t if take else t - d)
+        return _mwc_mp(d - t if take else t - d, _cube.F)
     t = 2 * _cube._money(pr, 1, True, x)
     d = -_cube.F
-    return _money_mp(d - t if take else t - d, c)
+    return _money_mp(d - t if take else t - d, c, _cube.F)
 
 
-def _money_mp(v, cube):
-    # an equity difference in 1/F for a cube of 1, as millipoints at the cube in play
-    return max(0, v) * cube * 1000 // _cube.F
+def _money_mp(v, cube, f):
+    # an equity difference in 1/f for a cube of 1, as millipoints at the cube in play
+    return max(0, v) * cube * 1000 // f
 
 
-def _mwc_mp(v):
-    return max(0, v) * 2000 // _cube.F
+def _mwc_mp(v, f):
+    return max(0, v) * 2000 // f
 
 
 def replay_event(rep, p, words):

@@ -29,7 +29,7 @@ class VirtualHal:
         self._one = bytearray(1)
         self._id = None
         try:
-            import _vcpu
+            import _vcpu  # type: ignore[import-not-found]  # (the virtual board puts it there)
             self._cpu = _vcpu.ns
         except ImportError:
             self._cpu = None
