@@ -1,14 +1,27 @@
 """Shared helpers for the test suite: where MicroPython and the firmware live (bgboard.paths),
 the firmware compiled as a board runs it (bgboard.build), and a way to build positions by
-hand."""
+hand. The suite runs with user directories of its own (below)."""
 
+import atexit
 import os
+import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from bgboard import build, paths
+
+# The suite's own XDG_RUNTIME_DIR and XDG_DATA_HOME, for every test and every program it starts
+# (a test may set its own): the virtual boards the tests start are listed (bgboard.devices)
+# where no other program on the machine looks, so a `bgboard devices` run elsewhere never opens
+# a test's port in the middle of it; and nothing a test pulls lands in the user's archive.
+_USER_DIRS = tempfile.mkdtemp(prefix="bgboard-tests-")
+atexit.register(shutil.rmtree, _USER_DIRS, True)
+for _var in ("XDG_RUNTIME_DIR", "XDG_DATA_HOME"):
+    os.environ[_var] = os.path.join(_USER_DIRS, _var.lower())
+    os.makedirs(os.environ[_var], mode=0o700)
 
 ROOT = paths.REPO
 FIRMWARE_LIB = paths.FIRMWARE_LIB

@@ -16,7 +16,8 @@ import serial
 
 from conftest import FW_VERSION
 from test_gnubg_files import final_score, gnubg
-from test_vboard import BGBOARD, Client, VBoard, golden_image  # noqa: F401 (a fixture)
+from test_vboard import (ANSWER, BGBOARD, DEMO, Client, VBoard,  # noqa: F401 (a fixture)
+                         golden_image)
 
 COPIES = 5          # each generated record is put on the board this many times (volume)
 
@@ -58,7 +59,7 @@ def rboard(tmp_path, records_image, monkeypatch):
     vb.stop()
 
 
-def bgboard(*args, env=None, timeout=120):
+def bgboard(*args, env=None, timeout=DEMO):
     return subprocess.run([BGBOARD] + [str(a) for a in args], capture_output=True, text=True,
                           timeout=timeout, env=env)
 
@@ -84,7 +85,7 @@ def test_devices_lists_the_virtual_board_with_its_id_and_version(rboard):
     # restarts it (a soft reset) to ask HELLO
     from conftest import tool_path
     r = subprocess.run([tool_path("mpremote"), "connect", str(rboard.link), "exec", "print(6*7)"],
-                       capture_output=True, text=True, timeout=30)
+                       capture_output=True, text=True, timeout=ANSWER)
     assert r.stdout.strip() == "42", r.stderr
     r = bgboard("devices")
     assert r.returncode == 0, r.stderr
@@ -169,7 +170,7 @@ def test_delete_only_after_a_verified_copy_and_never_the_game_in_progress(rboard
     c.ser.close()
 
 
-def _kill_when_part_appears(folder, proc, deadline=30):
+def _kill_when_part_appears(folder, proc, deadline=ANSWER):
     """Wait until a record is half-way (a .part file with bytes in it) and freeze the puller
     there (SIGSTOP: the caller resumes or kills it), so that what follows happens mid-transfer
     however fast the transfer is; returns the .part and its size."""
@@ -199,7 +200,7 @@ def test_pull_resumes_after_a_power_cut_and_after_being_killed(rboard, tmp_path,
     _kill_when_part_appears(out, proc)
     rboard.power_cut()
     proc.send_signal(signal.SIGCONT)
-    so, se = proc.communicate(timeout=60)
+    so, se = proc.communicate(timeout=DEMO)
     assert proc.returncode == 0, se
     # the rest of the record may already sit in the port's buffer when the power goes (then the
     # pull has nothing to resume); either way every record arrives whole, each byte once
@@ -228,7 +229,7 @@ def test_a_demo_game_watched_then_pulled_and_verified(rboard, tmp_path):
     assert c.cmd("FAST on") == "OK FAST on"          # the demo without its pauses
     before = set(c.logs())
     c.ser.close()
-    r = bgboard("watch", "--port", rboard.link, "--demo", "1", timeout=90)
+    r = bgboard("watch", "--port", rboard.link, "--demo", "1")
     assert r.returncode == 0, r.stderr
     screen = r.stdout
     assert screen.count("\u25cf") > 30          # lit LEDs: the checkers
@@ -253,7 +254,7 @@ def test_a_demo_game_watched_then_pulled_and_verified(rboard, tmp_path):
     assert "WARNING" not in got.upper().replace("WARRANTY", ""), got[-3000:]
     assert final_score(got) == score
     # watch --once: the menu's frame, drawn once
-    r = bgboard("watch", "--port", rboard.link, "--once", timeout=30)
+    r = bgboard("watch", "--port", rboard.link, "--once")
     assert r.returncode == 0 and r.stdout.count("\u25cf") > 30, r.stderr
 
 

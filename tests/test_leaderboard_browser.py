@@ -72,7 +72,9 @@ def _shot(browser, name, tmp_path):
     assert path.stat().st_size > 1000
 
 
-def _until(browser, check, what, timeout=20):
+def _until(browser, check, what, timeout=120):
+    # (a hang guard: the pages, the script and the server's pictures come in a second or two, a
+    # loaded machine's browser and server taking many times that)
     from selenium.webdriver.support.ui import WebDriverWait
     WebDriverWait(browser, timeout).until(lambda b: check(b), message=what)
 

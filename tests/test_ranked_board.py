@@ -14,7 +14,7 @@ from bgcore import Position
 from bgcore.bot import Bot
 from bgboard.ranked import verify_ranked
 from conftest import ROOT
-from test_vboard import Client, board, golden_image, key_for  # noqa: F401  (fixtures)
+from test_vboard import ANSWER, Client, board, golden_image, key_for  # noqa: F401  (fixtures)
 
 
 def test_tickets_are_asked_for_added_and_kept_across_a_power_cut(board):  # noqa: F811
@@ -152,7 +152,7 @@ def font_rows(text):
     return f.lit
 
 
-def panel_text_rows(c, timeout=10):
+def panel_text_rows(c, timeout=ANSWER):
     """The lit pixels of the top five rows in the board's latest LED frame (WATCH)."""
     import time
     c.events.clear()

@@ -22,6 +22,13 @@ from bgcore import Position
 from bgcore.record import replay
 
 BGBOARD = str(Path(sys.executable).parent / "bgboard")
+# Hang guards, in seconds: how long a test waits for the board before it calls the board hung.
+# They bound a failure, not the board's speed: a loaded machine (two cores, many programs) runs
+# the board's own bot move, or a whole demo game, many times slower than a quiet one.
+ANSWER = 60           # an answer to a request (the bot's move in progress finishes first)
+TURN = 300            # the board's turns (bot moves, pauses) until it waits for a person
+DEMO = 600            # a demo's games
+STARTUP = 60          # a virtual board's start, or its restart after a power cut
 
 
 @pytest.fixture(scope="session")
@@ -46,7 +53,7 @@ class VBoard:
         t0 = time.monotonic()
         while not (self.link.exists() and self.pid_file.exists()):
             assert self.proc.poll() is None, (tmp / "vboard.log").read_text()
-            assert time.monotonic() - t0 < 20, "the vboard did not create its link"
+            assert time.monotonic() - t0 < STARTUP, "the vboard did not create its link"
             time.sleep(0.02)
 
     def pid(self):
@@ -67,7 +74,7 @@ class VBoard:
                     return
             except (OSError, ValueError):
                 pass
-            assert time.monotonic() - t0 < 10, "the board did not come back after a power cut"
+            assert time.monotonic() - t0 < STARTUP, "the board did not come back after a power cut"
             time.sleep(0.01)
 
     def stop(self):
@@ -97,7 +104,7 @@ class Client:
         self.events = []
         self.watching = False
 
-    def readline(self, timeout=10):
+    def readline(self, timeout=ANSWER):
         t0 = time.monotonic()
         while b"\n" not in self.buf:
             if time.monotonic() - t0 > timeout:
@@ -106,7 +113,7 @@ class Client:
         line, self.buf = self.buf.split(b"\n", 1)
         return line.rstrip(b"\r").decode()
 
-    def read_until(self, marker, timeout=10):
+    def read_until(self, marker, timeout=ANSWER):
         """The bytes received up to and including MARKER (raw: not necessarily a whole line)."""
         t0 = time.monotonic()
         while marker not in self.buf:
@@ -116,7 +123,7 @@ class Client:
         out, self.buf = self.buf.split(marker, 1)
         return out + marker
 
-    def reply(self, timeout=10):
+    def reply(self, timeout=ANSWER):
         while True:
             line = self.readline(timeout)
             if line.startswith("!"):
@@ -124,11 +131,11 @@ class Client:
             else:
                 return line
 
-    def cmd(self, line, timeout=10):
+    def cmd(self, line, timeout=ANSWER):
         self.ser.write(line.encode() + b"\n")
         return self.reply(timeout)
 
-    def hello(self, timeout=20):
+    def hello(self, timeout=ANSWER):
         """Handshake (after opening or a reboot): HELLO until the board answers."""
         t0 = time.monotonic()
         while time.monotonic() - t0 < timeout:
@@ -157,7 +164,7 @@ class Client:
         self.feedgap = int(st.pop("feedgap")) if "feedgap" in st else None
         return st
 
-    def wait_player(self, timeout=60):
+    def wait_player(self, timeout=TURN):
         """STATE once the board waits for a person (bot turns and pauses done)."""
         t0 = time.monotonic()
         while True:
@@ -229,7 +236,7 @@ def drive(c, rng, until=("game_over", "match_over"), max_turns=400):
     raise AssertionError("the game did not end")
 
 
-def wait_demo(c, timeout=90):
+def wait_demo(c, timeout=DEMO):
     t0 = time.monotonic()
     while True:
         st = c.state()
@@ -433,8 +440,11 @@ def test_power_cuts_during_a_game_lose_nothing_but_the_step_in_progress(board):
         board.power_cut()
         cuts += 1
         c.ser.timeout = 0.05
-        tail = (c.buf + c.ser.read(1 << 20)).decode("ascii", "replace").splitlines()
+        raw = (c.buf + c.ser.read(1 << 20)).decode("ascii", "replace")
         c.buf = b""
+        tail = raw.splitlines()
+        if not raw.endswith("\n"):
+            tail = tail[:-1]        # a line the power cut stopped half-way was not announced
         c.ser.timeout = 0.2
         announced = [ln.strip()[4:] for ln in c.events + tail if ln.strip().startswith("!EV ")]
         c.events.clear()
@@ -474,11 +484,11 @@ def test_mpremote_breaks_in_and_soft_reset_restarts_the_app(board):
     mp = tool_path("mpremote")
     r = subprocess.run([mp, "connect", str(board.link), "exec",
                         "import os; print(sorted(os.listdir('/')), os.listdir('/data'))"],
-                       capture_output=True, text=True, timeout=30)
+                       capture_output=True, text=True, timeout=ANSWER)
     assert r.returncode == 0, r.stderr
     assert "'data'" in r.stdout and "'main.py'" in r.stdout and before["record"] in r.stdout
     r = subprocess.run([mp, "connect", str(board.link), "fs", "cat", ":/data/" +
-                        before["record"]], capture_output=True, text=True, timeout=30)
+                        before["record"]], capture_output=True, text=True, timeout=ANSWER)
     assert r.returncode == 0 and r.stdout.startswith("BGR 1 ")
     # mpremote left the board at the REPL; Ctrl-D there is a soft reset: main.py runs again
     c = Client(board.link)
@@ -497,7 +507,7 @@ def test_a_new_image_is_a_blank_board(tmp_path):
         mp = tool_path("mpremote")
         r = subprocess.run([mp, "connect", str(vb.link), "exec",
                             "import os; print('files', os.listdir('/'))"],
-                           capture_output=True, text=True, timeout=30)
+                           capture_output=True, text=True, timeout=ANSWER)
         assert r.returncode == 0, r.stderr
         assert "files []" in r.stdout
     finally:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import serial
 
+from test_vboard import ANSWER, STARTUP
+
 BGBOARD = str(Path(sys.executable).parent / "bgboard")
 
 
@@ -23,7 +25,7 @@ def _wait_link(proc, link, log_path):
     t0 = time.monotonic()
     while not link.exists():
         assert proc.poll() is None, log_path.read_text()
-        assert time.monotonic() - t0 < 20, "the vboard did not create its link"
+        assert time.monotonic() - t0 < STARTUP, "the vboard did not create its link"
         time.sleep(0.02)
 
 
@@ -32,7 +34,7 @@ def _answers(link):
     with serial.Serial(str(link), 115200, timeout=5) as s:
         s.write(b"\r\nprint(6*7)\r\n")
         got = b""
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + ANSWER
         while b"42" not in got.replace(b"6*7", b"") and time.monotonic() < deadline:
             got += s.read(64)
         return b"42" in got.replace(b"6*7", b"")

@@ -25,8 +25,9 @@ class Term:
             os.execv(BGBOARD, [BGBOARD, "sim"] + list(args))
         self.buf = b""
 
-    def pump(self, until, timeout=60):
-        """Read the screen until `until(last frame text)` holds."""
+    def pump(self, until, timeout=180):
+        """Read the screen until `until(last frame text)` holds (TIMEOUT: a hang guard, far
+        past what a loaded machine takes)."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             r, _, _ = select.select([self.fd], [], [], 0.1)
@@ -56,7 +57,7 @@ class Term:
             pass
 
     def wait(self):
-        end = time.monotonic() + 30
+        end = time.monotonic() + 180
         while time.monotonic() < end:
             try:
                 self.buf += os.read(self.fd, 65536)
