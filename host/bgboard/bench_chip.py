@@ -133,41 +133,27 @@ def feed_figures(board, say):
 
 
 def chip_probe(board, levels, games, seed):
-    from mpremote.transport_serial import SerialTransport
-    t = SerialTransport(str(board.link), baudrate=115200)
-    try:
-        for attempt in range(10):
-            try:
-                # (Ctrl-C caught by the HAL's scan-timer callback does not stop the app)
-                t.enter_raw_repl(soft_reset=True, timeout_overall=120)
-                break
-            except Exception:
-                if attempt == 9:
-                    raise
-        code = "LEVELS = %r\nGAMES = %d\nSEED = %d\n" % (list(levels), games, seed) \
-            + PROBE.read_text()
-        out, err = t.exec_raw(code, timeout=3600)
-        if err:
-            raise RuntimeError("the probe failed on the chip: %s" % err.decode()[-400:])
-        t.exit_raw_repl()
-        t.serial.write(b"\x04")            # a soft reset: the app again
-    finally:
-        t.close()
-    return json.loads(out.decode().strip().splitlines()[-1])
+    return chip.run_script(board, "LEVELS = %r\nGAMES = %d\nSEED = %d\n"
+                           % (list(levels), games, seed) + PROBE.read_text())
 
 
-def unix_probe(levels, games, seed, fw_dir=None):
+def run_unix(script, args, fw_dir=None):
+    """A probe script on MicroPython's unix port (240k heap, the firmware compiled as a board
+    runs it): its last printed line, read as JSON."""
     with tempfile.TemporaryDirectory() as tmp:
         from bgboard.build import compile_lib
         lib = Path(tmp) / "lib"
         compile_lib(lib, Path(fw_dir or paths.FIRMWARE) / "lib")
         env = dict(os.environ, MICROPYPATH=str(lib))
-        r = subprocess.run([paths.tool("micropython"), "-X", "heapsize=240k", str(PROBE),
-                            ",".join(map(str, levels)), str(games), str(seed)],
-                           capture_output=True, text=True, env=env)
+        r = subprocess.run([paths.tool("micropython"), "-X", "heapsize=240k", str(script)]
+                           + [str(a) for a in args], capture_output=True, text=True, env=env)
         if r.returncode:
             raise RuntimeError("the probe failed on the unix port: %s" % r.stderr[-400:])
         return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def unix_probe(levels, games, seed, fw_dir=None):
+    return run_unix(PROBE, (",".join(map(str, levels)), games, seed), fw_dir)
 
 
 def _ms(us_list):

@@ -137,40 +137,12 @@ def play_game(board, link_board, say, think_ms, gap_ms, turns):
 
 def probe(board, rolls, seed):
     """tutor_probe.py on the chip (raw REPL, the HAL open), then the app again."""
-    import json
-    from mpremote.transport_serial import SerialTransport
-    t = SerialTransport(str(board.link), baudrate=115200)
-    try:
-        for attempt in range(10):
-            try:
-                t.enter_raw_repl(soft_reset=True, timeout_overall=120)
-                break
-            except Exception:
-                if attempt == 9:
-                    raise
-        code = "ROLLS = %d\nSEED = %d\n" % (rolls, seed) + PROBE.read_text()
-        out, err = t.exec_raw(code, timeout=3600)
-        if err:
-            raise RuntimeError("the probe failed on the chip: %s" % err.decode()[-400:])
-        t.exit_raw_repl()
-    finally:
-        t.close()
-    return json.loads(out.decode().strip().splitlines()[-1])
+    return chip.run_script(board, "ROLLS = %d\nSEED = %d\n" % (rolls, seed) + PROBE.read_text())
 
 
 def unix_probe(rolls, seed):
-    import json
-    import subprocess
-    from bgboard.build import compile_lib
-    with tempfile.TemporaryDirectory() as tmp:
-        lib = Path(tmp) / "lib"
-        compile_lib(lib)
-        r = subprocess.run([paths.tool("micropython"), "-X", "heapsize=240k", str(PROBE),
-                            str(rolls), str(seed)], capture_output=True, text=True,
-                           env=dict(os.environ, MICROPYPATH=str(lib)))
-        if r.returncode:
-            raise RuntimeError("the probe failed on the unix port: %s" % r.stderr[-400:])
-        return json.loads(r.stdout.strip().splitlines()[-1])
+    from bgboard.bench_chip import run_unix
+    return run_unix(PROBE, (rolls, seed))
 
 
 def _figures(say, chip_res, unix_res):

@@ -459,3 +459,27 @@ def run(link, flash=None, heap=None, install_profile=None, pid_file=None, with_p
         print("bgboard vboard: %s" % e, file=sys.stderr)
         return 1
     return 0
+
+
+def run_script(board, code, timeout=3600):
+    """MicroPython source run on a running ChipBoard's raw REPL (the app's HAL stays open; Ctrl-C
+    caught by the HAL's scan-timer callback may need another try), then a soft reset back to
+    the app. Returns the script's last printed line, read as JSON."""
+    from mpremote.transport_serial import SerialTransport
+    t = SerialTransport(str(board.link), baudrate=115200)
+    try:
+        for attempt in range(10):
+            try:
+                t.enter_raw_repl(soft_reset=True, timeout_overall=120)
+                break
+            except Exception:
+                if attempt == 9:
+                    raise
+        out, err = t.exec_raw(code, timeout=timeout)
+        if err:
+            raise RuntimeError("the probe failed on the chip: %s" % err.decode()[-400:])
+        t.exit_raw_repl()
+        t.serial.write(b"\x04")            # a soft reset: the app again
+    finally:
+        t.close()
+    return json.loads(out.decode().strip().splitlines()[-1])
