@@ -10,6 +10,7 @@
 # gammon, lose bg) for the side deciding.
 
 from bgcore import met
+from bgcore.match import MAX_CUBE
 
 P = 32768               # probability scale
 F = 10000               # equity scale: 1 point (or a whole match) = F
@@ -216,27 +217,115 @@ def match_take(pr, a, b, cube, post_crawford=False, x=X):
 
 
 # ---- decisions for a bot in a bgcore.match.Match -------------------------------------------------
+BOT_CUBE = 64           # the bot never takes the cube past this unless a person already has
+NEAR = 1600           # 1/32768: chances this close to a decision's edge are looked at 1-ply
+
+
+def _may_raise(cube, to):
+    # may the bot put the cube at `to` from `cube` (by a double or a beaver)?
+    return to <= MAX_CUBE and (to <= BOT_CUBE or cube > BOT_CUBE)
+
+
+def _shifted(pr, d):
+    # the same chances with d more to win (1/32768), gammon shares of wins and losses kept
+    w = pr[0]
+    v = w + d
+    v = 0 if v < 0 else (P if v > P else v)
+    lose, lv = P - w, P - v
+    return [v, pr[1] * v // w if w else 0, pr[2] * v // w if w else 0,
+            pr[3] * lv // lose if lose else 0, pr[4] * lv // lose if lose else 0]
+
+
+def _near(decide, pr):
+    # would the decision change if the chances were a little off?
+    d = decide(pr)
+    return decide(_shifted(pr, -NEAR)) != d or decide(_shifted(pr, NEAR)) != d
+
+
+def ahead(bot, pos):
+    """The chances of the side on roll in `pos` one roll ahead: for each of the 21 rolls, the
+    bot's best play (by the network, as bot.hint plays it), and the chances after it (exact at
+    the end of the game), averaged with the rolls' weights. Integer arithmetic; the board's
+    watchdog is fed through bot.tick (every 16 plays scored and after each roll)."""
+    s0 = s1 = s2 = s3 = s4 = 0
+    tick = bot.tick
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            k = 1 if d1 == d2 else 2
+            q = pos.apply(bot.hint(pos, d1, d2))
+            if q.is_over():
+                kind = q.result()[1]
+                s0 += k * P
+                if kind > 1:
+                    s1 += k * P
+                if kind > 2:
+                    s2 += k * P
+            else:
+                w, wg, wb, lg, lb = bot.chances(q)        # of the opponent, now on roll
+                s0 += k * (P - w)
+                s1 += k * lg
+                s2 += k * lb
+                s3 += k * wg
+                s4 += k * wb
+            if tick:
+                tick()
+    return [s0 // 36, s1 // 36, s2 // 36, s3 // 36, s4 // 36]
+
+
+def _chances(bot, pos, decide):
+    # the bot's chances for a cube decision: 0-ply, or 1-ply where 0-ply is near the edge
+    pr = bot.chances(pos)
+    if _near(decide, pr):
+        return ahead(bot, pos)
+    return pr
+
+
+def _turned(pr):
+    w, wg, wb, lg, lb = pr
+    return [P - w, lg, lb, wg, wb]
+
+
 def wants_double(bot, match):
-    if not match.cube_available(match.turn):
+    if not match.cube_available(match.turn) or not _may_raise(match.cube, 2 * match.cube):
         return False
-    pr = bot.chances(match.pos)
-    x = efficiency(match.pos)
+    pos = match.pos
+    x = efficiency(pos)
+    centred = match.owner == -1
     if match.rules.mode == "match":
         a, b = _aways(match, match.turn)
-        return match_double(pr, a, b, match.cube, match.crawford_done, match.owner == -1, x)
-    return money_double(pr, match.owner == -1, match.rules.jacoby, x)
+        cube, post = match.cube, match.crawford_done
+        if a <= cube:
+            return False
+
+        def decide(pr):
+            return match_double(pr, a, b, cube, post, centred, x)
+    else:
+        jacoby = match.rules.jacoby
+
+        def decide(pr):
+            return money_double(pr, centred, jacoby, x)
+    return decide(_chances(bot, pos, decide))
 
 
 def takes(bot, match):
-    pr, x = _seen_by_taker(bot, match)
+    x = efficiency(match.pos)
+    turn = match.turn == match.offered_by     # the doubler is on roll: turn its view round
     if match.rules.mode == "match":
         a, b = _aways(match, 1 - match.offered_by)
-        return match_take(pr, a, b, match.cube, match.crawford_done, x)
-    return money_take(pr, x)
+        cube, post = match.cube, match.crawford_done
+
+        def decide(pr):
+            return match_take(_turned(pr) if turn else pr, a, b, cube, post, x)
+    else:
+        def decide(pr):
+            return money_take(_turned(pr) if turn else pr, x)
+    return decide(_chances(bot, match.pos, decide))
 
 
 def beavers(bot, match):
     if match.rules.mode != "money" or not match.rules.beavers or match.beavered:
+        return False
+    if not _may_raise(match.cube, 4 * match.cube):
         return False
     pr, x = _seen_by_taker(bot, match)
     return money_beaver(pr, x)
