@@ -118,7 +118,7 @@ class MoveView(View):
             else:
                 self.groups = []
             for i in range(n):          # a move keyed as one (24/13 with 6-5) goes back as one
-                g.ev("UNDO %d" % p)
+                g.ev("UNDO %d" % p, True)     # (written once the answer is lit)
             app.changed()
             return None
         if key == "OK":
@@ -144,7 +144,7 @@ class MoveView(View):
         if steps is None:
             return "cannot move from %s to %s" % (moves.where_pt(self.sel, p), moves.where(key))
         for s, t in steps:
-            g.ev("STEP %d %d %d" % (p, s, t))
+            g.ev("STEP %d %d %d" % (p, s, t), True)   # (written once the answer is lit)
         self.groups.append(len(steps))
         app.changed()
         if self.complete and self.scorer:
