@@ -108,25 +108,24 @@ def build(fw_dir=None, work=None):
 # firmware tree's own code) on the laptop, so that the first boot skips it too. Any change to
 # the profile or to the checking code changes the stamp, and the board checks again.
 PROFILE_CHECKED = "/profile.checked"
-CHECK_CODE = ("bghal/profile", "bghal/profile_check")   # the modules that check a profile
+CHECK_CODE = ("bghal/profile", "bghal/profile_check")   # bghal.profile.CHECK_CODE, under lib/
 
-
-def profile_stamp(profile, code):
-    """The stamp of PROFILE (the bytes of /profile.json) and CODE (the bytes of the CHECK_CODE
-    modules, in that order, as the board holds them): firmware/main.py computes the same."""
-    import hashlib
-    h = hashlib.sha256()
-    for part in [profile] + list(code):
-        h.update(b"%d\n" % len(part))
-        h.update(part)
-    return h.hexdigest()
+# run with the firmware tree's library first on the path: its check of the profile (argv[1]) and
+# the stamp of the profile and the checking code as the board holds it (argv[2:])
+_CHECK = """import json, sys
+from bghal import profile
+data = open(sys.argv[1], "rb").read()
+faults = profile.check(profile.loads(data, "profile.json"))
+stamp = profile.stamp_of([data] + [open(p, "rb").read() for p in sys.argv[2:]])
+print(json.dumps({"faults": faults, "stamp": stamp.decode()}))
+"""
 
 
 def profile_marker(profile, fw_dir=None, lib_files=None):
     """The /profile.checked a board gets with PROFILE (bytes) and the firmware tree FW_DIR (its
     library installed as LIB_FILES, {path under lib/: bytes}; the .py sources when None):
-    the stamp when the tree's own check finds no fault in the profile, else None (the board
-    then checks it at boot and says what is wrong)."""
+    the stamp (bghal.profile.stamp_of) when the tree's own check finds no fault in the profile,
+    else None (the board then checks it at boot and says what is wrong)."""
     import os
     import sys
     import tempfile
@@ -144,17 +143,17 @@ def profile_marker(profile, fw_dir=None, lib_files=None):
             data = (lib / (name + ".py")).read_bytes()
         code.append(data)
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "profile.json"
-        path.write_bytes(profile)
-        r = subprocess.run([sys.executable, "-c",
-                            "import json, sys\nfrom bghal import profile\n"
-                            "print(json.dumps(profile.check(profile.load(sys.argv[1]))))",
-                            str(path)], capture_output=True, text=True,
+        files = []
+        for i, data in enumerate([profile] + code):
+            files.append(Path(tmp) / ("part%d" % i))
+            files[-1].write_bytes(data)
+        r = subprocess.run([sys.executable, "-c", _CHECK] + [str(f) for f in files],
+                           capture_output=True, text=True,
                            env=dict(os.environ, PYTHONPATH=str(lib)))
     try:
-        faults = json.loads(r.stdout.strip().splitlines()[-1])
+        got = json.loads(r.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
         return None
-    if r.returncode or faults:
+    if r.returncode or got["faults"]:
         return None
-    return profile_stamp(profile, code).encode()
+    return got["stamp"].encode()

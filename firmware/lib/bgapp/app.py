@@ -362,11 +362,14 @@ class App:
 
     def _loop(self):
         hal = self.hal
+        pause = getattr(hal, "pause", hal.sleep_ms)     # (rp2: over when a key comes)
         while True:
             waiting = False
+            keyed = False
             try:
                 waiting = self.link.poll()   # requests waiting: read on without a pause
                 for k in hal.keys():
+                    keyed = True
                     lk = self.input.key(k)
                     self.dirty = True
                     if lk:
@@ -399,9 +402,11 @@ class App:
                 self.write_held()
             if self.unsaved:            # the key's answer is lit: now the flash write
                 self.save_settings()
+            if keyed:                   # the garbage of a key's answer collected now, not in
+                gc.collect()            # the middle of the next one's
             hal.feed()
             if not waiting:
-                hal.sleep_ms(5)
+                pause(5)
 
     def tick(self):
         now = self.hal.ticks_ms()

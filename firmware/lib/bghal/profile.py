@@ -115,6 +115,64 @@ def check(profile):
     return _check(profile)
 
 
+# bghal's modules whose code checks a profile: a profile that passed their check once is not
+# checked again at power-up while neither it nor they change (boot_load)
+CHECK_CODE = ("profile", "profile_check")
+
+
+def stamp_of(parts):
+    """The stamp of a profile's bytes and of the CHECK_CODE modules' (as installed), in that
+    order: sha256 over each part's length and bytes, in hex (bgboard flash computes it with
+    this function too)."""
+    import binascii
+    import hashlib
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(b"%d\n" % len(part))
+        h.update(part)
+    return binascii.hexlify(h.digest())
+
+
+def boot_load(path, marker):
+    """At power-up: (the profile at `path`, the list of its faults). The checks (a quarter of a
+    second on an RP2040) run unless the file `marker` holds the stamp of this profile and of
+    the checking code installed beside this module: the pair that last passed them. After a
+    pass the stamp is written there; `bgboard flash` writes it too, after the same check."""
+    with open(path, "rb") as f:
+        data = f.read()
+    prof = loads(data, path)
+    try:
+        where = __file__
+    except NameError:       # (frozen: no file to read, so always checked)
+        where = ""
+    lib = where[:where.rfind("/") + 1]
+    ext = where[where.rfind("."):]
+    parts = [data]
+    for name in CHECK_CODE:
+        try:
+            with open(lib + name + ext, "rb") as f:
+                parts.append(f.read())
+        except OSError:
+            lib = ""        # the code is not where the stamp can see it: always checked
+            break
+    stamp = stamp_of(parts) if lib else None
+    if stamp:
+        try:
+            with open(marker, "rb") as f:
+                if f.read() == stamp:
+                    return prof, []
+        except OSError:
+            pass
+    faults = check(prof)
+    if stamp and not faults:
+        try:
+            with open(marker, "wb") as f:
+                f.write(stamp)
+        except OSError:
+            pass
+    return prof, faults
+
+
 def idle_ma(profile):
     """The panel's current with every LED off, in mA (rounded up)."""
     p = profile["panel"]
