@@ -20,6 +20,7 @@ class MoveView(View):
     def __init__(self, app):
         View.__init__(self, app)
         self.plays = None         # the legal plays of the roll
+        self.packed = None        # their steps (moves.pack)
         self.opts = {}            # source -> {destination: steps}
         self.complete = None      # the Play the steps so far make, when complete
         self.index = -1           # its index in plays
@@ -37,14 +38,17 @@ class MoveView(View):
         if self.plays is None:
             gc.collect()
             self.plays = m.pos.plays(*m.dice)
+            self.packed = moves.pack(self.plays)
             if g.tutor() and len(self.plays) > 1:
                 from bgapp.tutor import scorer
                 self.scorer = scorer(self.app, m, self.plays)
-        self.opts, self.complete, self.index = moves.options(g.board(), self.plays, g.rep.steps)
+        self.opts, self.complete, self.index = moves.options(g.board(), self.plays, g.rep.steps,
+                                                             self.packed)
 
     def leave(self):
         self.groups = []
         self.plays = None
+        self.packed = None
         self.scorer = None
         self.opts = {}
         self.complete = None
