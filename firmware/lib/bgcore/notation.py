@@ -6,6 +6,7 @@ import binascii
 
 from bgcore.position import _O, _check_dice
 
+_NOWHERE = b"\xff" * 13   # counts no play leaves (15 checkers on every place)
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
@@ -189,23 +190,32 @@ def _read_steps(text):
 
 
 def parse_play(pos, text, d1, d2):
+    # The legal plays are searched for the position the text ends in only (Position.plays_ending):
+    # checking a double's play holds a record or two, not the hundreds of its whole list.
     _check_dice(d1, d2)
-    plays = pos.plays(d1, d2)
     text = text.strip() if isinstance(text, str) else ""
     if not text:
-        if not plays:
+        if not pos.plays_ending(d1, d2, _NOWHERE)[1]:
             return None
         raise ValueError("%d%d can be played here: a play is required" % (max(d1, d2), min(d1, d2)))
     segs, starred = _read_steps(text)
-    if not plays:
+    b = pos.raw
+    mine = list(b[:_O])
+    for a, t, token in segs:
+        mine[a] -= 1
+        mine[t] += 1
+    if min(mine) < 0 or max(mine) > 15:
+        packed = _NOWHERE
+    else:
+        packed = bytes(mine[2 * j] | mine[2 * j + 1] << 4 for j in range(13))  # as plays keep it
+    plays, legal = pos.plays_ending(d1, d2, packed)
+    if not legal:
         raise ValueError("%d%d cannot be played from this position: no move is possible"
                          % (max(d1, d2), min(d1, d2)))
     if d1 == d2:
         reach = (d1, 2 * d1, 3 * d1, 4 * d1)
     else:
         reach = (d1, d2, d1 + d2)
-    b = pos.raw
-    mine = list(b[:_O])
     for a, t, token in segs:
         dist = a - t
         if dist not in reach and not (t == 0 and dist < max(reach)):
@@ -214,8 +224,6 @@ def parse_play(pos, text, d1, d2):
         if t and b[51 - t] > 1:
             raise ValueError("step %r: point %d is blocked (%d opposing checkers)"
                              % (token, t, b[51 - t]))
-        mine[a] -= 1
-        mine[t] += 1
     total = 4 * d1 if d1 == d2 else d1 + d2
     moved = sum(a - t for a, t, tok in segs)
     if moved > total:
@@ -225,7 +233,6 @@ def parse_play(pos, text, d1, d2):
         if mine[a] < 0:
             raise ValueError("step %r: no checker on %s to move"
                              % (token, "the bar" if a == 25 else "point %d" % a))
-    packed = bytes(mine[2 * j] | mine[2 * j + 1] << 4 for j in range(13))   # as plays keep it
     # Several plays can end with our checkers alike and differ in what they hit on the way
     # (8/3 through a blot on 5, or through 6). A point the text lands on is hit if a blot
     # stood there; beyond that the '*' marks decide, and no mark means no hit.
@@ -237,7 +244,7 @@ def parse_play(pos, text, d1, d2):
     for i in range(len(plays)):
         c, o = plays._record(i)
         hits = (c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16) << 1
-        if c[o:o + 13] == packed and hits & landed == landed:
+        if hits & landed == landed:
             found.append(plays[i])
     if len(found) > 1:
         found = [p for p in found if p._hits == landed | starred] or found
@@ -248,7 +255,8 @@ def parse_play(pos, text, d1, d2):
                          % (text, " or ".join(str(p) for p in found)))
     if b[25] and any(a != 25 for a, t, tok in segs[:b[25]]):
         reason = "a checker on the bar must enter first"
-    elif moved < min(sum(a - t for a, t in p.moves) for p in plays):
+    elif moved < min(sum(a - t for a, t in p.moves) for p in pos.plays(d1, d2)):
+        # (only a play that is refused lists the roll's whole play list)
         reason = "it does not use as much of the roll as the rules require"
     else:
         reason = "no legal play ends in that position"

@@ -268,11 +268,26 @@ class Position:
         """Every legal play for the roll d1-d2, one per distinct resulting position, in a fixed
         order (the same on every interpreter), as a read-only sequence (see Plays); empty when
         the roll cannot be played."""
+        return self._find(d1, d2, None)
+
+    def plays_ending(self, d1, d2, packed):
+        """(the members of self.plays(d1, d2) that leave the mover's checkers as `packed` says, in
+        the same order, as a Plays; whether the roll can be played at all), found without
+        holding the other plays: checking one play keeps a record or two, not the hundreds of a
+        double's list. `packed`: the mover's 26 counts after the play, two to a byte as plays
+        keep them (13 bytes); one no play leaves (b"\\xff" * 13) asks only the second."""
+        plays = self._find(d1, d2, bytes(packed))
+        if not isinstance(plays, Plays):         # the game is over
+            return plays, False
+        return plays, plays._f.used > 0
+
+    def _find(self, d1, d2, target):
         _check_dice(d1, d2)
         if self.is_over():
             return []
         b = bytearray(self.raw)
         found = _Found(self.raw)
+        found.target = target
         steps = bytearray(8)
         h = 0
         for i in range(26):
@@ -285,8 +300,9 @@ class Position:
             hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
             _search(b, (hi, lo), 0, steps, 0, 25, False, found, h)
             found.first_die_done = found.n
+            found.first_seen = found.seen
             _search(b, (lo, hi), 0, steps, 0, 25, False, found, h)
-            if found.used == 1 and found.first_die_done:
+            if found.used == 1 and found.first_seen:
                 # Only one number can be played: the larger one, where it can be.
                 found.n = found.first_die_done
         if found.used <= 0:
@@ -331,15 +347,20 @@ class _Found:
     # (a count is at most 15), the hit mask (3 bytes, points 1-24), the number of steps, the
     # steps as from, to bytes, and the next record in the same hash bucket (2 bytes). No large
     # block is ever needed.
+    # With a `target` (13 bytes), only the plays leaving the mover's counts packed so are kept;
+    # `seen` counts every play using the most dice (kept or not, repeats included).
     def __init__(self, src):
         self.src = src
         self.used = -1
-        self.first_die_done = 0
+        self.first_die_done = 0     # plays kept by the larger die first (unlike doubles)
+        self.first_seen = 0         # plays seen then
+        self.target = None
         self._restart()
 
     def _restart(self):
         self.chunks = []
         self.n = 0
+        self.seen = 0
         _heads[:] = _EMPTY
 
     def add(self, b, k, steps, hits, hsh):
@@ -348,7 +369,14 @@ class _Found:
         if k > self.used:
             self.used = k
             self.first_die_done = 0
+            self.first_seen = 0
             self._restart()
+        self.seen += 1
+        target = self.target
+        if target is not None:
+            for j in range(13):
+                if target[j] != b[2 * j] | b[2 * j + 1] << 4:
+                    return
         h = (hsh % _NB) * 2
         m = hits >> 1
         i = _heads[h] | _heads[h + 1] << 8
@@ -385,9 +413,10 @@ class _Found:
 # instead of a Python call per step, the same plays in the same order, byte for byte
 # (tests/test_micropython_core.py). `st` (int32; no negative numbers, as a 64-bit port reads
 # int32 unsigned): 0 plays found, 1 the most dice used + 1, 2 first_die_done, 3 dice to play,
-# 4 1 for a double, 5-8 the dice in order; from 16, 8 per depth k: the source being tried, its
+# 4 1 for a double, 5-8 the dice in order, 9 1 with a target, 10 seen, 11 first_seen; from 16, 8 per depth k: the source being tried, its
 # target, 1 if it hit, 1 if anything moved at this depth, the highest occupied point, the bar,
-# the hit mask and the bucket weight sum on arrival; from 64 the _ZOBRIST weights.
+# the hit mask and the bucket weight sum on arrival; from 64 the _ZOBRIST weights; from 90
+# the target (see _Found).
 _native = []        # [search] once compiled; [None] without a native emitter
 _state = None       # the native search's numbers (above)
 
@@ -395,7 +424,7 @@ _state = None       # the native search's numbers (above)
 def _natives():
     global _state
     if not _native:
-        st = array("i", bytes(4 * 90))      # before the compiler's garbage
+        st = array("i", bytes(4 * 103))     # before the compiler's garbage
         for i in range(26):
             st[64 + i] = _ZOBRIST[i]
         from bgcore.native import load
@@ -410,6 +439,13 @@ def _search_native(b, d1, d2, steps, found, h):
     st[0] = 0
     st[1] = 0
     st[2] = 0
+    st[10] = 0
+    st[11] = 0
+    target = found.target
+    st[9] = target is not None
+    if target is not None:
+        for j in range(13):
+            st[90 + j] = target[j]
     st[22] = 0                  # depth 0: nothing hit, the position's weight sum
     st[23] = h
     chunks = found.chunks
@@ -428,14 +464,16 @@ def _search_native(b, d1, d2, steps, found, h):
         st[6] = lo
         search(b, steps, st, _heads, chunks)
         st[2] = st[0]
+        st[11] = st[10]
         st[5] = lo
         st[6] = hi
         search(b, steps, st, _heads, chunks)
     found.n = st[0]
     found.used = st[1] - 1
     found.first_die_done = st[2]
+    found.first_seen = st[11]
     del chunks[(found.n + 7) >> 3:]
-    if found.used == 1 and found.first_die_done:
+    if found.used == 1 and found.first_seen:
         found.n = found.first_die_done
 
 

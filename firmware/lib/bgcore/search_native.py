@@ -95,14 +95,23 @@ def search(b, steps, st, heads, chunks):
                 x[1] = k + 1
                 x[2] = 0
                 x[0] = 0
+                x[10] = 0
+                x[11] = 0
                 j = 0
                 while j < 512:
                     hd[j] = 255
                     j += 1
+            x[10] += 1
             hb = (x[base + 7] & 255) * 2
             m = x[base + 6] >> 1
             i = hd[hb] | hd[hb + 1] << 8
-            while i != 0xFFFF:
+            if x[9]:
+                j = 0
+                while j < 13 and x[90 + j] == bb[2 * j] | bb[2 * j + 1] << 4:
+                    j += 1
+                if j < 13:
+                    i = 0x10000
+            while i < 0xFFFF:
                 c = ptr8(chunks[i >> 3])
                 o = (i & 7) * 27
                 j = 0
