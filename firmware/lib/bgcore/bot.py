@@ -22,23 +22,25 @@ def _shared_net():
 
 
 # A play's changes to the parent's hidden sums in native code where MicroPython has a native
-# emitter (bgcore.native; the source is bgcore.scan_native's, compiled at import): the same rows added and
-# removed as the Python loop of Bot._scan (which CPython runs), one call per play instead of a
-# Python loop over the record and a call per row (tests/test_chip_native.py compares the
-# equities). `ctx` (int32): 0 the opponent's points (shots' `them`), 1 the opponent's bar, 2 1 to
-# add the shot row, 3 the hidden size, 4-16 the parent's packed counts, 17-37 the 21 rolls' hit
-# masks, 38-58 their weights, 59-95 1 + the shot row for 0-36 hitting rolls (0: none; no negative
-# numbers: a 64-bit port reads int32 unsigned), from 96 the rows to add (2 * row) and remove
-# (2 * row + 1) for the play in hand. `rows` (uint16): row(0, place, n) at place * 16 + n,
-# row(1, point, 1) at 416 + point, row(1, 25, n) (the bar) at 442 + n.
+# emitter (bgcore.native; the source is bgcore.scan_native's, compiled at import): the same rows
+# added and removed as the Python loop of Bot._scan (which CPython runs), one call per play
+# instead of a Python loop over the record and a call per row (tests/test_chip_native.py
+# compares the equities). `ctx` (int32): 0 the opponent's points (shots' `them`), 1 the
+# opponent's bar, 2 1 to add the shot row, 3 the hidden size, 4-16 the parent's packed counts,
+# 17-37 the 21 rolls' hit masks, 38-58 their weights, 59-95 1 + the shot row for 0-36 hitting
+# rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), from 96 the rows to
+# add (2 * row) and remove (2 * row + 1) for the play in hand. `rows` (uint16): row(0, place, n)
+# at place * 16 + n, row(1, point, 1) at 416 + point, row(1, 25, n) (the bar) at 442 + n.
 _native = []        # [delta] once compiled; [None] without a native emitter
 _rows = None        # the row table (above), made with it
+_ctx = None         # the numbers (above): one for every bot, each scan sets its own
 
 
 def _natives():
-    global _rows
+    global _rows, _ctx
     if not _native:
-        t = array("H", bytes(2 * 458))      # before the compiler's garbage
+        ctx = array("i", bytes(4 * 128))    # before the compiler's garbage
+        t = array("H", bytes(2 * 458))
         for place in range(26):
             for n in range(1, 16):
                 t[place * 16 + n] = row(0, place, n)
@@ -48,7 +50,9 @@ def _natives():
             t[442 + n] = row(1, 25, n)
         from bgcore.native import load
         _native.append(load("scan_native", "delta"))
-        _rows = t if _native[0] else None
+        if _native[0]:
+            _rows = t
+            _ctx = ctx
     return _native
 
 
@@ -68,8 +72,6 @@ class Bot:
         self._acc = self.net.new_acc()
         self._work = self.net.new_acc()
         self._packed = bytearray(13)
-        # the native scan's numbers (above)
-        self._ctx = array("i", bytes(4 * 128)) if _native[0] else None
         self.tick = None          # called every 16 plays scored (a board feeds its watchdog)
 
     # ---- checker play --------------------------------------------------------------------------
@@ -165,7 +167,7 @@ class Bot:
 
     def _scan_native(self, delta, net, plays, raw, them0, noise, out):
         # _scan's loop with a play's rows in native code (see _natives)
-        ctx = self._ctx
+        ctx = _ctx
         if not ctx[3]:
             ctx[3] = net.h
             rolls = _netmod._ROLLS

@@ -324,7 +324,7 @@ class Position:
         with 25 for the bar and 0 for off, steps in any order). Raises ValueError naming the step
         and the reason when the text is unreadable or the play is illegal. An empty text stands
         for a roll that cannot be played and returns None."""
-        from bgcore.notation import parse_play
+        from bgcore.readplay import parse_play
         return parse_play(self, text, d1, d2)
 
     def __str__(self):
@@ -409,14 +409,15 @@ class _Found:
 
 
 # _search and _Found.add in native code where MicroPython has a native emitter (bgcore.native;
-# the source is bgcore.search_native's, compiled at import): one depth-first walk with its own stack
-# instead of a Python call per step, the same plays in the same order, byte for byte
-# (tests/test_micropython_core.py). `st` (int32; no negative numbers, as a 64-bit port reads
-# int32 unsigned): 0 plays found, 1 the most dice used + 1, 2 first_die_done, 3 dice to play,
-# 4 1 for a double, 5-8 the dice in order, 9 1 with a target, 10 seen, 11 first_seen; from 16, 8 per depth k: the source being tried, its
-# target, 1 if it hit, 1 if anything moved at this depth, the highest occupied point, the bar,
-# the hit mask and the bucket weight sum on arrival; from 64 the _ZOBRIST weights; from 90
-# the target (see _Found).
+# the source is bgcore.search_native's, compiled at import): one depth-first walk with its own
+# stack instead of a Python call per step, the same plays in the same order, byte for byte
+# (tests/test_micropython_core.py, tests/test_plays_check.py). `st` (int32; no negative numbers,
+# as a 64-bit port reads int32 unsigned): 0 plays kept, 1 the most dice used + 1,
+# 2 first_die_done, 3 dice to play, 4 1 for a double, 5-8 the dice in order, 9 1 with a target,
+# 10 seen, 11 first_seen; from 16, 8 per depth k: the source being tried, its target, 1 if it
+# hit, 1 if anything moved at this depth, the highest occupied point, the bar, the hit mask and
+# the bucket weight sum on arrival; from 64 the _ZOBRIST weights; from 90 the target (see
+# _Found).
 _native = []        # [search] once compiled; [None] without a native emitter
 _state = None       # the native search's numbers (above)
 
