@@ -688,7 +688,8 @@ class Soak:
         kind = "pull:" + step
         self.c.close()
         self.c = None
-        wire = soak_steps.Tripwire(step, self._cut_at_step, self.rng, record=record)
+        wire = soak_steps.Tripwire(step, self._cut_at_step, self.rng, record=record,
+                                   deletes=len(closed))
         if go_on is not None:
             wire.go_on = go_on
         p = soak_steps.CutPuller(self.link, self.archive, delete, wire)

@@ -9,7 +9,7 @@ host reaches the named step - not at a random instant, not after a fixed delay:
   pull:GET    the host has read the k-th data line of a record (mid-transfer); half the time
               the pull then goes on by itself (its reconnect and resume), else it stops there
               and the next pull resumes from the partial file
-  pull:DEL    the host has sent DEL for a record it verified (the board is deleting it)
+  pull:DEL    the host has sent DEL for the k-th record it verified (the board is deleting it)
   flash:send  the host has sent the k-th chunk of a firmware file (mid-file)
   flash:copy  the board has received the command copying unchanged files from the running slot
   flash:stamp the staged slot's version stamp is written and checked, the switch not yet made
@@ -41,11 +41,12 @@ class Tripwire:
     """Cuts the board once, when the host reaches STEP (see the module's text). CUT() kills the
     board; `fired` says whether it has."""
 
-    def __init__(self, step, cut, rng, record=None):
+    def __init__(self, step, cut, rng, record=None, deletes=1):
         self.step = step
         self.cut = cut
         self.rng = rng
         self.record = record          # pull:GET: the record cut in its transfer
+        self.deletes = deletes        # pull:DEL: how many records the pull deletes
         self.fired = False
         self.what = None              # where exactly (for the report)
         self.go_on = rng.random() < 0.5
@@ -84,7 +85,7 @@ class Tripwire:
     def line_sent(self, line):
         if not self.fired and self.step == "DEL" and line.startswith("DEL "):
             if self.countdown is None:
-                self.countdown = self.rng.randrange(0, 3)
+                self.countdown = self.rng.randrange(0, max(1, self.deletes))
             if self.countdown == 0:
                 self.fire(line)
             self.countdown -= 1
