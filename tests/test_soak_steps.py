@@ -32,6 +32,7 @@ def test_cuts_at_each_named_step_of_a_pull_and_of_a_flash(tmp_path, golden_image
         for go_on in (False, True):     # the pull stops at the cut / reconnects and resumes
             _demo(s)
             s.cut_pull_step("GET", go_on=go_on)
+        s.cut_pull_step("GET", go_on=False)     # all archived: another laptop pulls them
         s.cut_pull_step("LOGS")
         before = {n: d for n, (size, d, o) in s.c.logs().items() if not o}
         s.cut_pull_step("DEL")
@@ -43,14 +44,16 @@ def test_cuts_at_each_named_step_of_a_pull_and_of_a_flash(tmp_path, golden_image
         s.stop()
     print("\n".join("%s: %s" % kw for kw in s.step_log))
     assert s.faults == []
-    assert s.cut_kinds == {"pull:GET": 2, "pull:LOGS": 1, "pull:DEL": 1, "flash:send": 1,
+    assert s.cut_kinds == {"pull:GET": 3, "pull:LOGS": 1, "pull:DEL": 1, "flash:send": 1,
                            "flash:copy": 1, "flash:stamp": 1, "flash:switch": 1,
                            "flash:switched": 1}
     # before the switch the old firmware booted, after it the new one
     assert s.flash_boots == {"old": 4, "new": 1}
-    # the two demo records: in the archive once each, whole, and deleted from the board
+    # the two demo records: in each laptop's archive once, whole, and deleted from the board
     assert len(before) == 2 and not set(before) & set(after)
-    files = [p for p in s.archive.rglob("*") if p.is_file()]
-    assert sorted(archive.sha256_file(p) for p in files) == sorted(before.values())
-    assert not any(p.name.endswith(".part") for p in files)
+    assert s.laptops == 2
+    for laptop in ("laptop1", "laptop2"):
+        files = [p for p in (s.archives / laptop).rglob("*") if p.is_file()]
+        assert sorted(archive.sha256_file(p) for p in files) == sorted(before.values())
+        assert not any(p.name.endswith(".part") for p in files)
     assert len(s.archived_ok) == 2

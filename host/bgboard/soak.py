@@ -178,7 +178,11 @@ class Soak:
         self.probe_lines = 0
         self.reporting = True     # print the figures at the end (not when one of several boards)
         self.verified = None
-        self.archive = self.out / "archive"   # the pulls cut at their named steps pull here
+        # the pulls cut at their named steps pull into a laptop's archive; a GET cut with every
+        # record already there takes another laptop (a new folder), which fetches them all
+        self.archives = self.out / "archive"
+        self.laptops = 1
+        self.archive = self.archives / "laptop1"
         self.archived_ok = set()  # sha256 of the records found whole there
         self.variants = None      # firmware builds flashed by the cuts at a flash's steps
         self.step_log = []        # (kind, where exactly) of each cut at a named step
@@ -676,6 +680,10 @@ class Soak:
         if step == "GET":
             todo = [n for n in sorted(closed) if listing[n][0] > 96
                     and not self._archived(n, closed[n])]
+            if not todo and any(listing[n][0] > 96 for n in closed):
+                self.laptops += 1
+                self.archive = self.archives / ("laptop%d" % self.laptops)
+                todo = [n for n in sorted(closed) if listing[n][0] > 96]
             if not todo:
                 step = "LOGS"           # nothing left to fetch: cut the listing instead
             else:
@@ -854,7 +862,7 @@ class Soak:
         paths = sorted(self.out.glob("*.bgr"))
         from bgboard import archive
         seen = {archive.sha256_file(p) for p in paths}
-        for path in sorted(self.archive.rglob("*.bgr")):    # pulled and deleted from the board
+        for path in sorted(self.archives.rglob("*.bgr")):   # pulled and deleted from the board
             digest = archive.sha256_file(path)
             if digest not in seen:
                 seen.add(digest)

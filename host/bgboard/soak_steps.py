@@ -199,7 +199,8 @@ class CutFlasher(flashing.Flasher):
             if self.step == "copy" and not p.local:
                 self.step = self.wire.step = "send"     # nothing to copy on the board: send
             if self.step == "send":
-                f = self.rng.choice(p.send)
+                f = self.rng.choice([k for k in p.send if len(self.fw.files[k])
+                                     > flashing.CHUNK] or p.send)     # mid-file, where it can
                 chunks = (len(self.fw.files[f]) + flashing.CHUNK - 1) // flashing.CHUNK
                 self.at = ("/fw/%s/%s" % (p.slot, f), self.rng.randrange(0, chunks))
             self.carry_out(p, self.fw, time.monotonic())
