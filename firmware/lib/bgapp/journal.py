@@ -6,12 +6,13 @@
 # (no move, no cube action) is removed rather than kept (bgapp.room): an empty game costs no
 # flash block. Every long read (the replay at power-up and after a demo, the pips view's record
 # check) goes through Fed, which feeds the watchdog every few lines: on an RP2040 a long money
-# session's replay takes longer than the watchdog's 8 s.
+# session's replay takes longer than the watchdog's 8 s. Those replays apply the rules to the
+# record's last game only (bgcore.resume), the chain is checked over the whole file.
 
 import json
 import os
 
-from bgcore.record import Writer, replay
+from bgcore.record import Writer
 
 DEFAULTS = {
     "opponent": 6,        # bot level 1-6, or 0 for two players
@@ -52,9 +53,12 @@ _OPENING = "BGOTC"
 
 
 class Fed:
-    """A record file read line by line (bgcore.record's reader) that feeds the watchdog every
-    _FEED_LINES lines and notes, as the lines go by, the check of the last line and of the one
-    before it and whether the lines beyond the opening hold a move: the replay reads the file once."""
+    """A record file (opened "rb") read line by line for bgcore.record's reader, a block at a
+    time (MicroPython's own readline reads a byte at a time: two thirds of a replay's time on
+    the unix port), feeding the watchdog every _FEED_LINES lines and noting, as the lines go by,
+    the check of the last line and of the one before it and whether the lines beyond the
+    opening hold a move. tell() is the byte offset of the next line, seek() goes back to one
+    (bgcore.resume reads the last game again)."""
 
     def __init__(self, f, feed):
         self.f = f
@@ -63,13 +67,54 @@ class Fed:
         self.last = self.before = ""   # the checks of the last line read and the one before it
         self.played = 0               # a line before the last one holds more than the opening
         self.last_played = 0          # the last line does
+        self.again = 0                # 1: reading lines already seen (the last game, again)
+        self.block = b""              # the block read last, and where its next line starts
+        self.at = 0
+        self.pos = 0                  # the file offset of the next line
+        self.last_at = 0              # and of the last line read (the first time)
+
+    def tell(self):
+        return self.pos
+
+    def seek(self, at):
+        self.again = 1
+        self.f.seek(at)
+        self.pos = at
+        self.block = b""
+        self.at = 0
+
+    def _raw(self):
+        # the next line's bytes (with its b"\n"), or what is left without one at the end
+        block, at = self.block, self.at
+        i = block.find(b"\n", at)
+        if i >= 0:
+            self.at = i + 1
+            return block[at:i + 1]
+        piece = block[at:]
+        while True:
+            more = self.f.read(_BLOCK)
+            if not more:
+                self.block, self.at = b"", 0
+                return piece
+            i = more.find(b"\n")
+            if i >= 0:
+                self.block, self.at = more, i + 1
+                return piece + more[:i + 1]
+            piece += more
 
     def readline(self):
         self.n += 1
         if self.n % _FEED_LINES == 0:
             self.feed()
-        line = self.f.readline()
-        if line:
+        raw = self._raw()
+        if raw and not self.again:
+            self.last_at = self.pos
+        self.pos += len(raw)
+        try:
+            line = str(raw, "utf-8")
+        except UnicodeError:          # not text: a line that fails its check where it is
+            line = "?\n" if raw.endswith(b"\n") else "?"
+        if line and not self.again:
             bar = line.rfind("|")
             self.before = self.last
             self.last = line[bar + 1:bar + 9] if bar > 0 else ""
@@ -78,6 +123,7 @@ class Fed:
         return line
 
 
+_BLOCK = 256      # bytes read at a time
 _FEED_LINES = 32
 
 
@@ -224,23 +270,25 @@ class Journal:
         """Replay record `name` and reopen it for appending. Returns (Replay, or a Chouette for
         a chouette's record, header info, note);
         note says when a torn last line was cut off. Raises RecordError / OSError. The file is
-        read once (a torn last line costs a second pass, which cuts it off); the watchdog is fed
-        all along."""
+        read once with the chain checked, then its last game again with the rules
+        (bgcore.resume; a torn last line costs a pass more, which cuts it off); the watchdog is
+        fed all along."""
         self.close()
         path = self.path(name)
         feed = self.hal.feed
-        with open(path) as f:
+        with open(path, "rb") as f:
             f.readline()
-            chouette = f.readline().startswith("CHOUETTE ")
+            chouette = f.readline().startswith(b"CHOUETTE ")
             f.seek(0)
             fed = Fed(f, feed)
             if chouette:
                 from bgcore.chouette import replay as replay_chouette
                 rep, info, torn = replay_chouette(fed, False)
             else:
-                rep, info, torn = replay(fed, history=False)
+                from bgcore.resume import replay_last_game     # (shed after: bgapp.app)
+                rep, info, torn = replay_last_game(fed)
         if torn:
-            self._cut_torn(path)
+            self._cut_torn(path, fed.last_at)
             last, self.played = fed.before, fed.played
         else:
             last, self.played = fed.last, fed.played | fed.last_played
@@ -249,23 +297,21 @@ class Journal:
         self.f = open(path, "a")
         return rep, info, torn
 
-    def _cut_torn(self, path):
-        # the file rewritten without its torn last line (copy, then rename) so that appending
-        # continues the chain
+    def _cut_torn(self, path, keep):
+        # the file rewritten with its first `keep` bytes, without its torn last line (copy, then
+        # rename) so that appending continues the chain
         tmp = path + ".tmp"
         feed = self.hal.feed
-        n = 0
-        with open(path) as src, open(tmp, "w") as dst:
-            prev = None
-            line = src.readline()
-            while line:
-                if prev is not None:
-                    dst.write(prev)
-                prev = line
-                line = src.readline()
-                n += 1
-                if n % _FEED_LINES == 0:
-                    feed()
+        buf = bytearray(_BLOCK)
+        with open(path, "rb") as src, open(tmp, "wb") as dst:
+            while keep > 0:
+                k = src.readinto(buf)
+                if not k:
+                    break
+                k = min(k, keep)
+                dst.write(buf if k == _BLOCK else buf[:k])
+                keep -= k
+                feed()
         self.hal.sync()
         os.rename(tmp, path)
         self.hal.sync()
