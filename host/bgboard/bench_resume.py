@@ -71,7 +71,6 @@ def chip_figures(fw_dir, image, say):
     with tempfile.TemporaryDirectory() as tmp:
         img = Path(tmp) / "flash.img"
         shutil.copy(image, img)
-        chip.install(img, "reference", fw_dir=fw_dir)
         board = chip.ChipBoard(Path(tmp) / "link", img, log=open(os.devnull, "w")).start()
         try:
             board.wait(lambda: len(board.frames) > 0, 1200, "the first LED frame")
@@ -90,7 +89,14 @@ def chip_figures(fw_dir, image, say):
             board.stop()
 
 
-def measure(fw_dir, image, say, on_chip):
+def measure(fw_dir, session, tmp, say, on_chip):
+    image = Path(tmp) / "records.img"
+    if image.exists():
+        image.unlink()
+    chip.install(image, "reference", fw_dir=fw_dir)      # (the unix port's probe ignores it)
+    fillers = fill_image(image, session)
+    say("flash: the firmware, the session (%d bytes, %d lines) and %d other records of 4000 "
+        "bytes" % (len(session), session.count("\n"), fillers))
     f = {"unix": unix_figures(fw_dir, image)}
     say("unix port: %s" % json.dumps(f["unix"]))
     if on_chip:
@@ -117,16 +123,11 @@ def run(games=30, seed=30, before=None, on_chip=True):
     with tempfile.TemporaryDirectory() as tmp:
         say("a %d-game money session (level-1 bots, seed %d) ..." % (games, seed))
         session = session_record(games, seed)
-        image = Path(tmp) / "records.img"
-        vboard.new_image(image)
-        fillers = fill_image(image, session)
-        say("flash: the session (%d bytes, %d lines) and %d other records of 4000 bytes"
-            % (len(session), session.count("\n"), fillers))
         trees = [("this tree", paths.FIRMWARE)]
         if before:
             (Path(tmp) / "before").mkdir()
             trees.insert(0, (before, firmware_at(before, Path(tmp) / "before")))
-        figures = [(name, measure(fw, image, say, on_chip)) for name, fw in trees]
+        figures = [(name, measure(fw, session, tmp, say, on_chip)) for name, fw in trees]
     names = " / ".join(n for n, _ in figures)
     print("figures (%s); unix port: CPU time, x200 for an RP2040; chip: emulated time" % names)
     for where in ("unix", "chip"):

@@ -155,6 +155,9 @@ class Journal:
         self.writer = None
         self.played = 0       # 1: the record being written holds more than its opening
         self.listener = None  # called with each event's payload once it is on flash
+        self._free = None     # free(), kept until changed()
+        self.grown = 0        # bytes appended since free() last looked
+        self.offer = None     # bgapp.room.offer(), kept until changed()
 
     # ---- settings ---------------------------------------------------------------------------
     def _load_settings(self):
@@ -180,8 +183,21 @@ class Journal:
         self.hal.sync()
 
     # ---- free space -------------------------------------------------------------------------
+    def changed(self):
+        """Files were made, grew by a block or were removed: free() looks again."""
+        self._free = None
+        self.grown = 0
+        self.offer = None
+
     def free(self):
-        """Bytes free on the flash that holds the records, or None when it cannot say."""
+        """Bytes free on the flash that holds the records, or None when it cannot say. Kept
+        until the files change (changed()): littlefs counts its blocks by walking every file,
+        which on a full flash costs more than any other step of the board's."""
+        if self._free is None:
+            self._free = self._statvfs()
+        return self._free
+
+    def _statvfs(self):
         try:
             st = os.statvfs(self.dir)
         except (OSError, AttributeError):
@@ -217,6 +233,7 @@ class Journal:
         self.writer = Writer()
         self.played = 0
         self.f = open(self.path(name), "w")
+        self.changed()
         if not start:
             from bgapp.clock import now     # set by the host's HELLO, if it was
             start = now()
@@ -241,6 +258,9 @@ class Journal:
         self.f.write(line)
         self.f.flush()
         self.hal.sync()
+        self.grown += len(line)
+        if self.grown >= 4096:            # a block more in use
+            self.changed()
 
     def finish(self):
         """The record is complete: its file is closed (LOGS no longer calls it open) and its

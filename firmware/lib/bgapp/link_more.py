@@ -1,9 +1,9 @@
-# The serial requests a game does not need: the records (LOGS, GET, DEL), DEMO and TICKETS.
+# The serial requests a game does not need: the records (LOGS, GET, DEL, PULLED), DEMO and
+# TICKETS.
 # bgapp.link loads this module for one of them and drops it after (its code stays off the heap
 # while a game runs). Each handler takes the Link and the request's words. See docs/protocol.md.
 
 import binascii
-import hashlib
 import os
 
 from micropython import const
@@ -21,28 +21,54 @@ def _name_ok(name):
 
 
 def logs(link, args):
+    from bgapp import index           # (dropped with this module: bgapp.link)
     j = link.app.journal
     names = j.records()
     link.send("LOGS %d" % len(names))
-    for n in names:
-        size, digest = _digest(link, j.path(n))
-        link.send("LOG %s %d %s%s" % (n, size, digest,
-                                      " open" if n == j.name and j.f else ""))
+    for n, size, digest, pulled in index.digests(j, names, link.hal.feed):
+        link.send("LOG %s %d %s%s%s" % (n, size, digest,
+                                        " open" if n == j.name and j.f else "",
+                                        " pulled" if pulled else ""))
+    index.compact(j)
+    _drop_index()
 
 
-def _digest(link, path):
-    h = hashlib.sha256()
-    size = 0
-    buf = bytearray(256)
-    with open(path, "rb") as f:
-        while True:
-            k = f.readinto(buf)
-            if not k:
-                break
-            size += k
-            h.update(buf[:k] if k < 256 else buf)
-            link.hal.feed()           # LOGS hashes every record: feed inside
-    return size, binascii.hexlify(h.digest()).decode()
+def _drop_index():
+    import sys
+    sys.modules.pop("bgapp.index", None)
+    pkg = sys.modules.get("bgapp")
+    if pkg and hasattr(pkg, "index"):
+        delattr(pkg, "index")
+
+
+def _digest(link, name):
+    from bgapp import index
+    out = index.digests(link.app.journal, [name], link.hal.feed)[0]
+    _drop_index()
+    return out[1], out[2]
+
+
+def pulled(link, args):
+    """PULLED <name> <sha256>: the laptop holds this record, verified (bgboard logs pull): the
+    board may delete it when its flash runs low."""
+    if len(args) != 2 or not _name_ok(args[0]) or not args[0].endswith(".bgr") \
+            or len(args[1]) != 64 or any(c not in "0123456789abcdef" for c in args[1]):
+        link.send("ERR args PULLED takes a record name and its sha256 (64 hex digits)")
+        return
+    name = args[0]
+    j = link.app.journal
+    try:
+        os.stat(j.path(name))
+    except OSError:
+        link.send("ERR nofile no file %s on the board" % name)
+        return
+    from bgapp import index
+    why = index.mark(j, name, args[1], link.hal.feed)
+    _drop_index()
+    if why:
+        link.send("NO PULLED %s %s" % (name, why))
+    else:
+        link.send("OK PULLED %s" % name)
 
 
 def get(link, args):
@@ -55,7 +81,7 @@ def get(link, args):
         return
     path = link.app.journal.path(name)
     try:
-        size, digest = _digest(link, path)
+        size, digest = _digest(link, name)
     except OSError:
         link.send("ERR nofile no file %s on the board" % name)
         return
@@ -98,6 +124,11 @@ def delete(link, args):
         link.send("ERR nofile no file %s on the board" % name)
         return
     link.hal.sync()
+    j.changed()
+    if name.endswith(".bgr"):
+        from bgapp import index
+        index.forget(j, name)         # (a record by that name later is another record)
+        _drop_index()
     link.send("OK DEL %s" % name)
 
 
@@ -173,4 +204,5 @@ def _tickets_answer(link, args):
                   % MAX_ASK)
 
 
-HANDLERS = {"LOGS": logs, "GET": get, "DEL": delete, "DEMO": demo, "TICKETS": tickets}
+HANDLERS = {"LOGS": logs, "GET": get, "DEL": delete, "PULLED": pulled, "DEMO": demo,
+            "TICKETS": tickets}
