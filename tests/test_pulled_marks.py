@@ -66,3 +66,16 @@ def test_marks_offer_and_delete_only_what_the_laptop_verified(tmp_path, mpy_lib,
     assert rest[5] == "files 0002.bgr 0003.bgr"
     assert rest[6] == ("room flash nearly full (4 KB free): pull the records "
                        "(bgboard logs pull --delete)")
+
+
+def test_the_free_space_is_looked_up_only_when_the_files_change(tmp_path, mpy_lib):
+    """Found chasing the soak's longest watchdog gap: littlefs's statvfs walks every file, and
+    the board asked for it at every STATE and twice per menu frame (on a flash full of records
+    17-28 ms of unix-port CPU and about 13,000 block reads each)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    r = run_micropython(HERE / "mp" / "journal_free.py", str(data), heap="192k", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr + r.stdout
+    looks = dict(line.split() for line in r.stdout.splitlines())
+    # once for 20 frames, again when a record starts, again at each 4 KB appended (2 here)
+    assert looks == {"frames": "1", "start": "2", "events": "2", "block": "4"}
