@@ -72,14 +72,14 @@ def sha256(path, feed):
 
 
 def digests(journal, names, feed):
-    """[(name, size, sha256, pulled)] of records `names`, from the index where it holds (a
-    closed record of the same size), else hashed now (and noted, when closed). OSError for a
-    record that is not there."""
-    out = []
+    """(name, size, sha256, pulled) of each of records `names` in turn (a generator: the heap
+    holds a batch at a time), from the index where it holds (a closed record of the same size),
+    else hashed now (and noted, when closed). OSError for a record that is not there."""
     for i in range(0, len(names), BATCH):
         part = names[i:i + BATCH]
         known = lookup(journal, part)
         new = []
+        out = []
         for name in part:
             path = journal.path(name)
             e = known.get(name)
@@ -91,8 +91,11 @@ def digests(journal, names, feed):
             out.append((name, size, digest, False))
             if keep:
                 new.append((name, size, digest, False))
+        known = None
         add(journal, new)
-    return out
+        new = None
+        for e in out:
+            yield e
 
 
 def mark(journal, name, digest, feed):

@@ -176,6 +176,8 @@ class Journal:
     def save_settings(self):
         path = self.dir + "/settings.json"
         tmp = path + ".tmp"
+        self.hal.feed()       # a write to a full flash may cost a walk of all its files (littlefs
+                              # finding free blocks): the watchdog fed before each write
         with open(tmp, "w") as f:
             json.dump(self.settings, f)
         self.hal.sync()
@@ -255,6 +257,7 @@ class Journal:
             self.listener(payload)
 
     def _put(self, line):
+        self.hal.feed()
         self.f.write(line)
         self.f.flush()
         self.hal.sync()

@@ -43,7 +43,7 @@ def _drop_index():
 
 def _digest(link, name):
     from bgapp import index
-    out = index.digests(link.app.journal, [name], link.hal.feed)[0]
+    out = next(index.digests(link.app.journal, [name], link.hal.feed))
     _drop_index()
     return out[1], out[2]
 
