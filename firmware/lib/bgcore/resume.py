@@ -54,11 +54,31 @@ def replay_last_game(f):
             rules, info = parse_header(payload)
             rep = Replay(rules, (info.get("p0", "player 0"), info.get("p1", "player 1")), False)
             continue
+        m = rep.match
+        sp = payload.find(" ")
+        kind = payload[:sp] if sp > 0 else payload
+        if kind in _SKIPPED:
+            # most lines: read past with their first word (and a move's player) only
+            if rep.ended:
+                raise RecordError("nothing may follow the end of the match", line_no, m.game)
+            if kind == "MOVE":            # whose turn it is carries into the next game's
+                turn = 0 if payload[5:7] in ("1", "1 ") else 1      # opening (as Match.move)
+            elif kind == "ROLL":
+                if payload.endswith(" real"):
+                    rep.real_dice = True
+            elif kind == "TUTOR":
+                rep.tutored = True
+            elif kind == "OPEN":
+                words = payload.split()
+                if len(words) > 2 and words[1] != words[2]:
+                    turn = 0 if words[1] > words[2] else 1  # (one digit each: as Match.opening)
+                if len(words) > 3:
+                    rep.real_dice = True
+            continue
         words = payload.split()
         if not words:
             raise RecordError("empty event", line_no)
         kind = words[0]
-        m = rep.match
         if kind == "GAME":
             if rep.ended:
                 raise RecordError("nothing may follow the end of the match", line_no, m.game)
@@ -79,17 +99,6 @@ def replay_last_game(f):
                 rep.finished += 1
         elif kind == "MATCHEND" or kind in ("SEED", "NAME", "COUNTRY", "UNRANK"):
             rep.event(words, line_no)
-        elif kind in _SKIPPED:
-            if rep.ended:
-                raise RecordError("nothing may follow the end of the match", line_no, m.game)
-            if kind == "TUTOR":
-                rep.tutored = True
-            elif kind == "MOVE":          # whose turn it is carries into the next game's
-                turn = 1 if words[1:2] == ["0"] else 0      # opening (as Match.move)
-            elif kind == "OPEN" and len(words) > 2 and words[1] != words[2]:
-                turn = 0 if words[1] > words[2] else 1      # (one digit each: as Match.opening)
-            if (kind == "OPEN" and len(words) > 3) or (kind == "ROLL" and len(words) > 4):
-                rep.real_dice = True
         else:
             raise RecordError("unknown event %r" % kind[:20], line_no, m.game)
     if rep is None:
