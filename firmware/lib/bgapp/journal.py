@@ -176,13 +176,15 @@ class Journal:
     def save_settings(self):
         path = self.dir + "/settings.json"
         tmp = path + ".tmp"
-        self.hal.feed()       # a write to a full flash may cost a walk of all its files (littlefs
-                              # finding free blocks): the watchdog fed before each write
-        with open(tmp, "w") as f:
+        feed = self.hal.feed  # a write to a full flash may cost walks of all its files
+        feed()                # (littlefs compacting a directory, finding free blocks): the
+        with open(tmp, "w") as f:         # watchdog fed around each step
             json.dump(self.settings, f)
         self.hal.sync()
+        feed()
         os.rename(tmp, path)
         self.hal.sync()
+        feed()
 
     # ---- free space -------------------------------------------------------------------------
     def changed(self):

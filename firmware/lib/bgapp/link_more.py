@@ -4,6 +4,7 @@
 # while a game runs). Each handler takes the Link and the request's words. See docs/protocol.md.
 
 import binascii
+import hashlib
 import os
 
 from micropython import const
@@ -21,15 +22,19 @@ def _name_ok(name):
 
 
 def logs(link, args):
-    from bgapp import index           # (dropped with this module: bgapp.link)
     j = link.app.journal
     names = j.records()
     link.send("LOGS %d" % len(names))
-    for n, size, digest, pulled in index.digests(j, names, link.hal.feed):
-        link.send("LOG %s %d %s%s%s" % (n, size, digest,
-                                        " open" if n == j.name and j.f else "",
-                                        " pulled" if pulled else ""))
-    index.compact(j)
+    from bgapp.index import lookup, BATCH      # the marks (PULLED); dropped with this module
+    for i in range(0, len(names), BATCH):
+        part = names[i:i + BATCH]
+        marks = lookup(j, part)
+        for n in part:
+            size, digest = _digest(link, j.path(n))
+            m = marks.get(n)
+            link.send("LOG %s %d %s%s%s" % (n, size, digest,
+                                            " open" if n == j.name and j.f else "",
+                                            " pulled" if m and m[2] and m[1] == digest else ""))
     _drop_index()
 
 
@@ -41,11 +46,19 @@ def _drop_index():
         delattr(pkg, "index")
 
 
-def _digest(link, name):
-    from bgapp import index
-    out = next(index.digests(link.app.journal, [name], link.hal.feed))
-    _drop_index()
-    return out[1], out[2]
+def _digest(link, path):
+    h = hashlib.sha256()
+    size = 0
+    buf = bytearray(256)
+    with open(path, "rb") as f:
+        while True:
+            k = f.readinto(buf)
+            if not k:
+                break
+            size += k
+            h.update(buf[:k] if k < 256 else buf)
+            link.hal.feed()           # LOGS hashes every record: feed inside
+    return size, binascii.hexlify(h.digest()).decode()
 
 
 def pulled(link, args):
@@ -81,7 +94,7 @@ def get(link, args):
         return
     path = link.app.journal.path(name)
     try:
-        size, digest = _digest(link, name)
+        size, digest = _digest(link, path)
     except OSError:
         link.send("ERR nofile no file %s on the board" % name)
         return
@@ -125,10 +138,6 @@ def delete(link, args):
         return
     link.hal.sync()
     j.changed()
-    if name.endswith(".bgr"):
-        from bgapp import index
-        index.forget(j, name)         # (a record by that name later is another record)
-        _drop_index()
     link.send("OK DEL %s" % name)
 
 
