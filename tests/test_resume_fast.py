@@ -50,7 +50,8 @@ def _state(rep):
 
 def _both(text):
     full, info, torn = replay(text, history=False)
-    fast, info2, torn2 = replay_last_game(io.StringIO(text))
+    out = []
+    fast, info2, torn2 = replay_last_game(io.BytesIO(text.encode()))
     assert info2 == info and torn2 == torn
     return _state(full), _state(fast)
 
@@ -96,7 +97,7 @@ def test_damage_in_an_early_game_is_still_found_at_its_line():
     with pytest.raises(RecordError) as e_full:
         replay(text, history=False)
     with pytest.raises(RecordError) as e_fast:
-        replay_last_game(io.StringIO(text))
+        replay_last_game(io.BytesIO(text.encode()))
     assert e_fast.value.line == e_full.value.line == at + 1
     assert "integrity check failed" in str(e_fast.value)
 
@@ -107,7 +108,7 @@ def test_a_rule_broken_in_the_last_game_is_found():
     w = p[last_move].split()
     p[last_move] = " ".join(w[:2] + ["24/1"] + w[3:])
     with pytest.raises(RecordError) as e:
-        replay_last_game(io.StringIO(_chain(p)))
+        replay_last_game(io.BytesIO(_chain(p).encode()))
     assert e.value.line == last_move + 1
 
 
@@ -123,7 +124,7 @@ def test_only_the_last_games_plays_are_checked(monkeypatch):
     real = position.Position.parse_play
     monkeypatch.setattr(position.Position, "parse_play",
                         lambda self, *a: checked.append(1) or real(self, *a))
-    replay_last_game(io.StringIO(text))
+    replay_last_game(io.BytesIO(text.encode()))
     assert len(checked) == sum(1 for x in games[-1] if x.startswith("MOVE"))
     checked.clear()
     replay(text, history=False)

@@ -57,8 +57,7 @@ class Fed:
     time (MicroPython's own readline reads a byte at a time: two thirds of a replay's time on
     the unix port), feeding the watchdog every _FEED_LINES lines and noting, as the lines go by,
     the check of the last line and of the one before it and whether the lines beyond the
-    opening hold a move. tell() is the byte offset of the next line, seek() goes back to one
-    (bgcore.resume reads the last game again)."""
+    opening hold a move (a chouette's replay at power-up; the index of PULLED marks)."""
 
     def __init__(self, f, feed):
         self.f = f
@@ -67,21 +66,10 @@ class Fed:
         self.last = self.before = ""   # the checks of the last line read and the one before it
         self.played = 0               # a line before the last one holds more than the opening
         self.last_played = 0          # the last line does
-        self.again = 0                # 1: reading lines already seen (the last game, again)
         self.block = b""              # the block read last, and where its next line starts
         self.at = 0
         self.pos = 0                  # the file offset of the next line
         self.last_at = 0              # and of the last line read (the first time)
-
-    def tell(self):
-        return self.pos
-
-    def seek(self, at):
-        self.again = 1
-        self.f.seek(at)
-        self.pos = at
-        self.block = b""
-        self.at = 0
 
     def _raw(self):
         # the next line's bytes (with its b"\n"), or what is left without one at the end
@@ -107,14 +95,14 @@ class Fed:
         if self.n % _FEED_LINES == 0:
             self.feed()
         raw = self._raw()
-        if raw and not self.again:
+        if raw:
             self.last_at = self.pos
         self.pos += len(raw)
         try:
             line = str(raw, "utf-8")
         except UnicodeError:          # not text: a line that fails its check where it is
             line = "?\n" if raw.endswith(b"\n") else "?"
-        if line and not self.again:
+        if line:
             bar = line.rfind("|")
             self.before = self.last
             self.last = line[bar + 1:bar + 9] if bar > 0 else ""
@@ -305,18 +293,22 @@ class Journal:
             f.readline()
             chouette = f.readline().startswith(b"CHOUETTE ")
             f.seek(0)
-            fed = Fed(f, feed)
             if chouette:
                 from bgcore.chouette import replay as replay_chouette
+                fed = Fed(f, feed)
                 rep, info, torn = replay_chouette(fed, False)
+                if torn:
+                    last, played, torn_at = fed.before, fed.played, fed.last_at
+                else:
+                    last, played, torn_at = fed.last, fed.played | fed.last_played, None
             else:
                 from bgcore.resume import replay_last_game     # (shed after: bgapp.app)
-                rep, info, torn = replay_last_game(fed)
+                out = []
+                rep, info, torn = replay_last_game(f, feed, _OPENING, out)
+                last, played, torn_at = out
         if torn:
-            self._cut_torn(path, fed.last_at)
-            last, self.played = fed.before, fed.played
-        else:
-            last, self.played = fed.last, fed.played | fed.last_played
+            self._cut_torn(path, torn_at)
+        self.played = played
         self.name = name
         self.writer = Writer(last)
         self.f = open(path, "a")

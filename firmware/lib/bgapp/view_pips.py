@@ -26,13 +26,13 @@ class PipsView(View):
         m = g.m
         try:
             with open(j.path(j.name), "rb") as raw:
-                f = Fed(raw, app.hal.feed)      # a long record: the watchdog is fed inside
                 if g.ch:
                     from bgcore.chouette import replay as replay_chouette
+                    f = Fed(raw, app.hal.feed)      # a long record: the watchdog fed inside
                     rep, info, torn = replay_chouette(f, False)
                     rep = rep.rep
                 else:
-                    rep, info, torn = replay_last_game(f)
+                    rep, info, torn = replay_last_game(raw, app.hal.feed)
             ok = (rep.match.pos == m.pos and rep.match.match_id() == m.match_id()
                   and rep.steps == g.rep.steps)
             app.message = "record %s %s" % (j.name, "verified" if ok else "DIFFERS from the game")

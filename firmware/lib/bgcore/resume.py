@@ -6,103 +6,153 @@
 # score forward (each END as the record says it: the board wrote and chained it, and
 # `bgboard verify` on the laptop still replays everything); then the file is read again from the
 # last GAME line on, with the rules. The result is the Replay bgcore.record.replay(f,
-# history=False) gives for the same record (tests/test_resume_fast.py compares them).
+# history=False) gives for the same record (tests/test_resume_fast.py compares them). The chain
+# is checked here in bytes, a block read at a time: on an RP2040 the text made of every line
+# and MicroPython's byte-at-a-time readline cost more than the checks.
 
-from bgcore.record import Replay, RecordError, parse_header, _Lines, _number
+import binascii
+import hashlib
+
+from bgcore.record import Replay, RecordError, parse_header, _number
 from bgcore.match import GAME_OVER, MATCH_OVER
 
-# the events a game may hold (what Replay.event knows), read past in a game before the last one
-_SKIPPED = ("OPEN", "ROLL", "MOVE", "STEP", "UNDO", "DOUBLE", "BEAVER", "TAKE", "DROP",
-            "RESIGN", "SIG", "TUTOR")
+# the events a game may hold (what Replay.event knows) that are read past by their first word in
+# a game before the last one; the others are split into words
+_SKIPPED = (b"ROLL", b"MOVE", b"STEP", b"UNDO", b"DOUBLE", b"BEAVER", b"TAKE", b"DROP",
+            b"RESIGN", b"SIG", b"TUTOR")
+_BLOCK = 512        # bytes read at a time
+_FEED_LINES = 32    # the watchdog fed every this many lines
 
 
-class _Marks:
-    # the file read line by line for _Lines, noting where each GAME line starts (tell() before
-    # the read) so that the last game can be read again
-    def __init__(self, f):
-        self.f = f
-        self.n = 0
-        self.games = {}         # line number -> offset, of GAME lines not yet taken
-
-    def readline(self):
-        at = self.f.tell()
-        line = self.f.readline()
-        self.n += 1
-        if line.startswith("GAME "):
-            self.games[self.n] = at
-        return line
-
-
-def replay_last_game(f):
-    """(Replay, header info, torn note or None) of the record in the seekable text file `f`, as
-    bgcore.record.replay(f, history=False) gives them, with the rules applied to the last game
-    only. Raises RecordError at a damaged line anywhere, or at a rule broken in the last game
-    (or at a skimmed line that cannot be where it is: an END that is no number, a line after
-    MATCHEND)."""
-    marks = _Marks(f)
-    lines = _Lines(marks)
+def replay_last_game(f, feed=None, opening="", out=None):
+    """(Replay, header info, torn note or None) of the record in the seekable binary file `f`,
+    as bgcore.record.replay(text, history=False) gives them, with the rules applied to the last
+    game only: each line's check is verified in bytes as it is read (no text made of the lines
+    the rules skip), the last game read again from its GAME line. `feed` is called every
+    _FEED_LINES lines. With a list `out`, out[:] = [the check of the last whole line, 1 if a
+    whole line begins with a letter not in `opening` else 0, the offset of a torn last line or
+    None]. Raises RecordError at a damaged line anywhere, or at a rule broken in
+    the last game (or at a skimmed line that cannot be where it is: an END that is no number, a
+    line after MATCHEND)."""
+    sha = hashlib.sha256
+    hexlify = binascii.hexlify
+    opening = opening.encode()
     rep = None
     info = None
     last = 0                  # the line number of the last GAME line, 0: none yet
-    at = 0                    # its offset in the file
+    at_game = 0               # its offset in the file
     kept = None               # the state before it: (score, game, crawford_done, turn, finished,
-    good = 0                  # tutored, real dice, ranked); the last line that passed its check
+    #                           tutored, real dice, ranked)
     turn = 0                  # whose turn it is (as far as the skimmed lines say)
-    for line_no, payload in lines:
-        good = line_no
+    played = 0
+    torn = torn_at = None
+    prev = b""                # the check of the last whole line
+    block = b""               # what was read and not yet taken; `at` its next line, `base` the
+    at = base = 0             # file offset of block[0]
+    no = 0
+    while True:
+        i = block.find(b"\n", at)
+        if i < 0:
+            more = f.read(_BLOCK)
+            if more:
+                base += at
+                block = block[at:] + more
+                at = 0
+                continue
+            if at >= len(block):
+                break
+            i = len(block)              # a last line without its end
+        start, end = at, i
+        at = i + 1
+        no += 1
+        if feed and no % _FEED_LINES == 0:
+            feed()
+        if end > start and block[end - 1] == 13:      # \r
+            end -= 1
+        bar = block.rfind(b"|", start, end)
+        shaped = bar > start and end - bar == 9
+        if shaped:
+            h = sha(prev)
+            h.update(block[start:bar])
+            check = hexlify(h.digest()[:4])
+        if not shaped or check != block[bar + 1:end]:
+            complete = i < len(block)
+            if not complete:
+                final = True                    # (the file ended without a line end)
+            elif at < len(block):
+                final = False
+            else:
+                final = not f.read(1)           # nothing after this line
+            if final and (not complete or not shaped):
+                torn = ("line %d is incomplete (cut off while being written) and was dropped"
+                        % no)
+                torn_at = base + start
+                break
+            if shaped:
+                raise RecordError("integrity check failed: the line was altered, or a line "
+                                  "before it was removed or changed", no)
+            raise RecordError("damaged line (no integrity check)", no)
+        prev = check
+        payload = block[start:bar]
+        if opening and payload[:1] not in opening:
+            played = 1
         if rep is None:
-            rules, info = parse_header(payload)
+            rules, info = parse_header(_text(payload, no))
             rep = Replay(rules, (info.get("p0", "player 0"), info.get("p1", "player 1")), False)
             continue
         m = rep.match
-        sp = payload.find(" ")
+        sp = payload.find(b" ")
         kind = payload[:sp] if sp > 0 else payload
         if kind in _SKIPPED:
-            # most lines: read past with their first word (and a move's player) only
+            # most lines: read past by their first word (and a move's player) only
             if rep.ended:
-                raise RecordError("nothing may follow the end of the match", line_no, m.game)
-            if kind == "MOVE":            # whose turn it is carries into the next game's
-                turn = 0 if payload[5:7] in ("1", "1 ") else 1      # opening (as Match.move)
-            elif kind == "ROLL":
-                if payload.endswith(" real"):
+                raise RecordError("nothing may follow the end of the match", no, m.game)
+            if kind == b"MOVE":           # whose turn it is carries into the next game's
+                turn = 0 if payload[5:6] == b"1" else 1      # opening (as Match.move)
+            elif kind == b"ROLL":
+                if payload.endswith(b" real"):
                     rep.real_dice = True
-            elif kind == "TUTOR":
+            elif kind == b"TUTOR":
                 rep.tutored = True
-            elif kind == "OPEN":
-                words = payload.split()
-                if len(words) > 2 and words[1] != words[2]:
-                    turn = 0 if words[1] > words[2] else 1  # (one digit each: as Match.opening)
-                if len(words) > 3:
-                    rep.real_dice = True
             continue
-        words = payload.split()
+        words = _text(payload, no).split()
         if not words:
-            raise RecordError("empty event", line_no)
+            raise RecordError("empty event", no)
         kind = words[0]
-        if kind == "GAME":
+        if kind == "OPEN":
             if rep.ended:
-                raise RecordError("nothing may follow the end of the match", line_no, m.game)
+                raise RecordError("nothing may follow the end of the match", no, m.game)
+            if len(words) > 2 and words[1] != words[2]:
+                turn = 0 if words[1] > words[2] else 1      # (one digit each: as Match.opening)
+            if len(words) > 3:
+                rep.real_dice = True
+        elif kind == "GAME":
+            if rep.ended:
+                raise RecordError("nothing may follow the end of the match", no, m.game)
             kept = (list(m.score), m.game, m.crawford_done, turn, rep.finished, rep.tutored,
                     rep.real_dice, dict(rep.ranked))
-            last, at = line_no, marks.games.pop(line_no)
-            rep.event(words, line_no)            # the new game (cheap: no rule of play)
+            last, at_game = no, base + start
+            rep.event(words, no)                 # the new game (cheap: no rule of play)
         elif kind == "END":
             # the game's result as the record gives it
             try:
                 w, pts = _number(words[1]), _number(words[2])
             except (ValueError, IndexError):
-                raise RecordError("END needs a winner and points", line_no, m.game)
+                raise RecordError("END needs a winner and points", no, m.game)
             if w not in (0, 1) or m.phase in (GAME_OVER, MATCH_OVER) and m.result is None:
-                raise RecordError("END without a game", line_no, m.game)
+                raise RecordError("END without a game", no, m.game)
             if m.result is None:
                 m._end(w, pts, words[3] if len(words) > 3 else "")
                 rep.finished += 1
-        elif kind == "MATCHEND" or kind in ("SEED", "NAME", "COUNTRY", "UNRANK"):
-            rep.event(words, line_no)
+        elif kind in ("MATCHEND", "SEED", "NAME", "COUNTRY", "UNRANK"):
+            rep.event(words, no)
         else:
-            raise RecordError("unknown event %r" % kind[:20], line_no, m.game)
+            raise RecordError("unknown event %r" % kind[:20], no, m.game)
+    good = no - 1 if torn else no
+    if out is not None:
+        out[:] = [prev.decode(), played, torn_at]
     if rep is None:
-        raise RecordError("the record is empty" + (" (its only line was torn)" if lines.torn
+        raise RecordError("the record is empty" + (" (its only line was torn)" if torn
                                                    else ""), 1)
     if last:
         # the last game again, from its GAME line, with the rules, on the state before it
@@ -118,11 +168,30 @@ def replay_last_game(f):
         rep.tutored = tutored
         rep.real_dice = real
         rep.ranked = ranked
-        f.seek(at)
+        f.seek(at_game)
+        block = b""
+        at = 0
         no = last
         while no <= good:
-            raw = f.readline()
-            payload = raw[:raw.rfind("|")]
-            rep.event(payload.split(), no)
+            i = block.find(b"\n", at)
+            if i < 0:
+                more = f.read(_BLOCK)
+                if more:
+                    block = block[at:] + more
+                    at = 0
+                    continue
+                i = len(block)
+            line = block[at:i]
+            at = i + 1
+            if feed and no % _FEED_LINES == 0:
+                feed()
+            rep.event(_text(line[:line.rfind(b"|")], no).split(), no)
             no += 1
-    return rep, info, lines.torn
+    return rep, info, torn
+
+
+def _text(payload, no):
+    try:
+        return str(payload, "utf-8")
+    except UnicodeError:
+        raise RecordError("damaged line (not UTF-8 text)", no)
