@@ -12,7 +12,7 @@ from bgcore import Position
 from bgcore.bot import Bot
 from bgcore.match import Match, Rules, MATCH, MONEY, TURN, DOUBLED, MAX_CUBE
 from bgcore.record import RecordError, replay
-from bgcore import cube
+from bgcore import cube, lookahead
 from conftest import board, compile_lib, micropython_path, tool_path
 from bgboard import paths
 
@@ -144,7 +144,7 @@ def test_looking_ahead_brings_the_chances_closer_to_gnubg():
             continue
         seen.add(pos.raw)
         g = gnubg_nn.probabilities(board_, 0)
-        for err, pr in ((err0, bot.chances(pos)), (err1, cube.ahead(bot, pos))):
+        for err, pr in ((err0, bot.chances(pos)), (err1, lookahead.ahead(bot, pos))):
             err[0] += abs(pr[0] / cube.P - g[0])
             err[1] += abs(pr[1] / cube.P - g[1])
         n += 1

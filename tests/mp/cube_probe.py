@@ -1,6 +1,6 @@
 # What a bot's cube decision costs on MicroPython, for `bgboard bench chip`: run on the emulated
 # RP2040 (raw REPL) and on the unix port. Two bots of level 6 play money games with seeded dice;
-# before each roll the probe times the one-roll look ahead (bgcore.cube.ahead, the dearest part)
+# before each roll the probe times the one-roll look ahead (bgcore.lookahead, the dearest part)
 # and the whole decision (Bot.wants_double, which looks ahead only near a cube window). Prints one
 # JSON line: the times in us, and the lowest free heap after a decision.
 # usage: set GAMES, SEED before running it (raw REPL), or pass them as arguments (unix).
@@ -11,7 +11,10 @@ import time
 
 from bgcore.bot import Bot
 from bgcore.match import Match, Rules, MONEY, TURN, MOVE
-from bgcore import cube
+try:
+    from bgcore.lookahead import ahead
+except ImportError:               # (a firmware from before the look ahead)
+    ahead = None
 
 try:
     args = (GAMES, SEED)      # type: ignore[name-defined]  # noqa: F821
@@ -40,10 +43,10 @@ for g in range(games):
     while m.phase in (TURN, MOVE):
         if m.phase == TURN:
             bot = bots[m.turn]
-            if hasattr(cube, "ahead"):        # (a firmware from before the look ahead)
+            if ahead:
                 gc.collect()
                 t = time.ticks_us()
-                cube.ahead(bot, m.pos)
+                ahead(bot, m.pos)
                 ahead_us.append(time.ticks_diff(time.ticks_us(), t))
             gc.collect()
             t = time.ticks_us()

@@ -7,7 +7,7 @@ import sys
 import gc
 from bgcore.bot import Bot
 from bgcore.match import Match, Rules, MONEY, MATCH, TURN, MOVE, MATCH_OVER
-from bgcore import cube
+from bgcore import lookahead
 
 seed, games, length = [int(a) for a in sys.argv[1:4]]
 bots = (Bot(6, seed), Bot(6, seed + 1))
@@ -35,7 +35,7 @@ for g in range(games):
             p = m.turn
             turns += 1
             if turns % 8 == 0:
-                print("AHEAD", cube.ahead(bots[p], m.pos))
+                print("AHEAD", lookahead.ahead(bots[p], m.pos))
             if m.cube_available(p) and bots[p].wants_double(m):
                 m.double(p)
                 if bots[1 - p].takes(m):

@@ -19,7 +19,7 @@
 #   JOIN Dan / LEAVE 3      (between games: a player sits down at the end of the line, or leaves)
 #   CHOUETTEEND             (the session is over; nothing follows)
 
-from bgcore.match import Match, Rules, MONEY, NOCUBE, OPENING, TURN, GAME_OVER, MATCH_OVER, MAX_CUBE
+from bgcore.match import Match, Rules, MONEY, NOCUBE, OPENING, TURN, GAME_OVER, MATCH_OVER
 from bgcore.record import Replay, unquote
 
 SINGLE = "single"
@@ -97,7 +97,7 @@ class Chouette:
         if m.phase != TURN or member not in self.playing or self.offers:
             return False
         side = m.turn
-        return self.owner[member] in (-1, side) and self.cube[member] < MAX_CUBE
+        return self.owner[member] in (-1, side)
 
     def cube_match(self, member):
         """A two-player money Match for member's cube (side 0 the box, 1 the member), as the
@@ -211,8 +211,6 @@ class Chouette:
         if value != 2 * self.cube[p]:
             raise ValueError("player %d's cube would go to %d, not %d"
                              % (p, 2 * self.cube[p], value))
-        if value > MAX_CUBE:
-            raise ValueError("player %d's cube is at its largest, %d" % (p, MAX_CUBE))
         if self.cubes == SINGLE and m.turn == 1 and not self.offers and p != self.captain:
             raise ValueError("in a single-cube chouette the captain doubles for the team")
         self.offers.append(p)

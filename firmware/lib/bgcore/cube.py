@@ -9,6 +9,8 @@
 # scores. Chances are five cumulative probabilities in 1/32768 (win, win gammon, win bg, lose
 # gammon, lose bg) for the side deciding.
 
+import sys
+
 from bgcore import met
 from bgcore.match import MAX_CUBE
 
@@ -217,77 +219,42 @@ def match_take(pr, a, b, cube, post_crawford=False, x=X):
 
 
 # ---- decisions for a bot in a bgcore.match.Match -------------------------------------------------
-BOT_CUBE = 64           # the bot never takes the cube past this unless a person already has
+BOT_CUBE = 64           # the bot never puts the cube past this (by a double or a beaver) unless
+                        # a person already has
 NEAR = 1600           # 1/32768: chances this close to a decision's edge are looked at 1-ply
 
 
-def _may_raise(cube, to):
-    # may the bot put the cube at `to` from `cube` (by a double or a beaver)?
-    return to <= MAX_CUBE and (to <= BOT_CUBE or cube > BOT_CUBE)
-
-
 def _shifted(pr, d):
-    # the same chances with d more to win (1/32768), gammon shares of wins and losses kept
+    # the same chances with d more (or less) to win, the gammon shares of wins and losses kept
     w = pr[0]
-    v = w + d
-    v = 0 if v < 0 else (P if v > P else v)
-    lose, lv = P - w, P - v
-    return [v, pr[1] * v // w if w else 0, pr[2] * v // w if w else 0,
-            pr[3] * lv // lose if lose else 0, pr[4] * lv // lose if lose else 0]
+    v = min(P, max(0, w + d))
+    return [v, pr[1] * v // w, pr[2] * v // w, pr[3] * (P - v) // (P - w),
+            pr[4] * (P - v) // (P - w)] if 0 < w < P else pr
 
 
-def _near(decide, pr):
-    # would the decision change if the chances were a little off?
+def _decided(decide, pos, pr, bot, turn):
+    # the decision from the bot's chances (`turn`: seen by the side not on roll): from the
+    # network's, or one roll ahead where a little change in them would change the decision
+    if turn:
+        pr = [P - pr[0], pr[3], pr[4], pr[1], pr[2]]
     d = decide(pr)
-    return decide(_shifted(pr, -NEAR)) != d or decide(_shifted(pr, NEAR)) != d
-
-
-def ahead(bot, pos):
-    """The chances of the side on roll in `pos` one roll ahead: for each of the 21 rolls, the
-    bot's best play (by the network, as bot.hint plays it), and the chances after it (exact at
-    the end of the game), averaged with the rolls' weights. Integer arithmetic; the board's
-    watchdog is fed through bot.tick (every 16 plays scored and after each roll)."""
-    s0 = s1 = s2 = s3 = s4 = 0
-    tick = bot.tick
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            k = 1 if d1 == d2 else 2
-            q = pos.apply(bot.hint(pos, d1, d2))
-            if q.is_over():
-                kind = q.result()[1]
-                s0 += k * P
-                if kind > 1:
-                    s1 += k * P
-                if kind > 2:
-                    s2 += k * P
-            else:
-                w, wg, wb, lg, lb = bot.chances(q)        # of the opponent, now on roll
-                s0 += k * (P - w)
-                s1 += k * lg
-                s2 += k * lb
-                s3 += k * wg
-                s4 += k * wb
-            if tick:
-                tick()
-    return [s0 // 36, s1 // 36, s2 // 36, s3 // 36, s4 // 36]
-
-
-def _chances(bot, pos, decide):
-    # the bot's chances for a cube decision: 0-ply, or 1-ply where 0-ply is near the edge
-    pr = bot.chances(pos)
-    if _near(decide, pr):
-        return ahead(bot, pos)
-    return pr
-
-
-def _turned(pr):
-    w, wg, wb, lg, lb = pr
-    return [P - w, lg, lb, wg, wb]
+    if decide(_shifted(pr, -NEAR)) == d == decide(_shifted(pr, NEAR)):
+        return d
+    # the look ahead's code is loaded for such a decision only, and leaves the heap after it
+    import bgcore
+    from bgcore import lookahead
+    pr = lookahead.ahead(bot, pos)
+    del sys.modules["bgcore.lookahead"]
+    delattr(bgcore, "lookahead")
+    if turn:
+        pr = [P - pr[0], pr[3], pr[4], pr[1], pr[2]]
+    return decide(pr)
 
 
 def wants_double(bot, match):
-    if not match.cube_available(match.turn) or not _may_raise(match.cube, 2 * match.cube):
-        return False
+    c = match.cube
+    if not match.cube_available(match.turn) or c <= BOT_CUBE < 2 * c:
+        return False            # (the cube's largest, MAX_CUBE: cube_available says)
     pos = match.pos
     x = efficiency(pos)
     centred = match.owner == -1
@@ -304,94 +271,33 @@ def wants_double(bot, match):
 
         def decide(pr):
             return money_double(pr, centred, jacoby, x)
-    return decide(_chances(bot, pos, decide))
+    return _decided(decide, pos, bot.chances(pos), bot, False)
 
 
 def takes(bot, match):
-    x = efficiency(match.pos)
-    turn = match.turn == match.offered_by     # the doubler is on roll: turn its view round
+    pos = match.pos
+    x = efficiency(pos)
     if match.rules.mode == "match":
         a, b = _aways(match, 1 - match.offered_by)
         cube, post = match.cube, match.crawford_done
 
         def decide(pr):
-            return match_take(_turned(pr) if turn else pr, a, b, cube, post, x)
+            return match_take(pr, a, b, cube, post, x)
     else:
         def decide(pr):
-            return money_take(_turned(pr) if turn else pr, x)
-    return decide(_chances(bot, match.pos, decide))
+            return money_take(pr, x)
+    # the doubler on roll: its chances turned round are the taker's
+    return _decided(decide, pos, bot.chances(pos), bot, match.turn == match.offered_by)
 
 
 def beavers(bot, match):
     if match.rules.mode != "money" or not match.rules.beavers or match.beavered:
         return False
-    if not _may_raise(match.cube, 4 * match.cube):
+    c = match.cube
+    if 4 * c > MAX_CUBE or c <= BOT_CUBE < 4 * c:
         return False
     pr, x = _seen_by_taker(bot, match)
     return money_beaver(pr, x)
-
-
-# Resigning: only in a race (no more hitting), when the network gives less than 0.6% to win;
-# the level is clear when the gammon (backgammon) chance is under 1% or over 90%.
-LOST = 200              # in 1/32768
-NONE = 328
-SURE = 29491
-
-
-def _gammons_count(match, winner):
-    # do gammons change the result of this game for `winner`?
-    if match.rules.mode == "match":
-        return _aways(match, winner)[0] > match.cube   # else any win ends the match
-    return not (match.rules.jacoby and match.owner == -1)
-
-
-def _seen_by(bot, match, player):
-    pr = bot.chances(match.pos)           # of the side on roll
-    if match.turn != player:
-        w, wg, wb, lg, lb = pr
-        return [P - w, lg, lb, wg, wb]
-    return pr
-
-
-def resigns(bot, match, player):
-    """None, or the resignation `player` should offer now: 1 (single), 2 (gammon) or 3
-    (backgammon) times the cube. Only a race with no chance left to win is given up, and only
-    at the level its gammon and backgammon chances leave no doubt about."""
-    if efficiency(match.pos) == X:
-        return None                         # the sides can still hit: it is not over
-    w, wg, wb, lg, lb = _seen_by(bot, match, player)
-    if w > LOST:
-        return None
-    if lg <= NONE or not _gammons_count(match, 1 - player):
-        return 1
-    if lg >= SURE:
-        if lb <= NONE:
-            return 2
-        if lb >= SURE:
-            return 3
-    return None
-
-
-def accepts_resignation(bot, match, player, kind):
-    """Does `player` accept the opponent's resignation of `kind` (1-3) times the cube? Yes when
-    it is worth at least what playing on is expected to give (cubeless, gammons counted as the
-    rules count them)."""
-    w, wg, wb, lg, lb = _seen_by(bot, match, player)
-    if match.rules.mode == "match":
-        a, b = _aways(match, player)
-        c = match.cube
-        if a <= kind * c:
-            return True                     # it wins the match
-        post = match.crawford_done
-        on = ((w - wg) * mwc(a - c, b, post) + (wg - wb) * mwc(a - 2 * c, b, post)
-              + wb * mwc(a - 3 * c, b, post) + (P - w - lg) * mwc(a, b - c, post)
-              + (lg - lb) * mwc(a, b - 2 * c, post) + lb * mwc(a, b - 3 * c, post)) // P
-        return mwc(a - kind * c, b, post) >= on
-    if _gammons_count(match, player):
-        on = (2 * w - P + wg + wb - lg - lb) * F // P
-    else:
-        on = (2 * w - P) * F // P
-    return kind * F >= on
 
 
 def _seen_by_taker(bot, match):
