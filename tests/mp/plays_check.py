@@ -32,7 +32,7 @@ with open(sys.argv[1]) as f:
             assert legal and len(ending) == len(same), line
             for j in range(len(same)):
                 e, eo = ending._record(j)
-                s, so = same[j]._f.chunks[same[j]._i >> 3], (same[j]._i & 7) * 27
+                s, so = same[j]._rec()
                 assert bytes(e[eo:eo + 25]) == bytes(s[so:so + 25]), line
             play = plays[i]
             assert pos.parse_play(str(play), d1, d2) == play, (line, str(play))
