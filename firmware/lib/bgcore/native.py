@@ -1,7 +1,7 @@
 # The core's hot loops in native code where MicroPython has a native emitter (Thumb on the
-# RP2040, x64 on the unix port): each loop's viper source lives in a module of its own
-# (bgcore.search_native, bgcore.scan_native) that is compiled once, at import of the module
-# using it, and then dropped (as is this module), so the source text does not stay in the heap.
+# RP2040, x64 on the unix port): each loop's viper source lives in a module of its own (today
+# bgcore.scan_native, used by bgcore.bot) that is compiled once, at import of the module using
+# it, and then dropped (as is this module), so the source text does not stay in the heap.
 # CPython, and a MicroPython without a native emitter, run the Python loops of the modules
 # using them.
 
