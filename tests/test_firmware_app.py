@@ -81,7 +81,7 @@ def test_refused_keys_change_nothing_and_settings_persist(tmp_path, mpy_lib):
               lib=mpy_lib)
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert "KEY BAR not a menu choice" in out
+    assert "KEY BAR no record here that the laptop pulled and verified" in out
     settings = json.loads((tmp_path / "settings.json").read_text())
     assert (settings["opponent"], settings["mode"], settings["length"], settings["confirm"]) \
         == (3, "match", 7, 1)

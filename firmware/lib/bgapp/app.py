@@ -553,7 +553,7 @@ class App:
 # taken off the heap after each event (App.changed), before the next roll's plays are made, and
 # imported again when needed. (Not while bgcore.tutor, which holds bgcore.cube, is loaded: a
 # second copy would cost more than the first.)
-_SHED = ("bgcore.notation", "bgcore.cube", "bgcore.met")
+_SHED = ("bgcore.notation", "bgcore.cube", "bgcore.met", "bgcore.resume")
 
 
 def shed():
