@@ -100,7 +100,7 @@ class Puller:
                 if self.board:
                     self.board.close()
                     self.board = None
-                self.board = Board(self.port)
+                self.board = self.open_board(self.port)
                 info = self.board.hello()
                 if self.info and info.get("board") != self.info.get("board"):
                     raise LinkError("a different board (%s) answered on %s after the reconnect"
@@ -111,6 +111,9 @@ class Puller:
                 if time.monotonic() > deadline or "different board" in str(e):
                     raise
                 time.sleep(0.5)
+
+    def open_board(self, port):
+        return Board(port)
 
     def folder(self):
         if self.out:
