@@ -112,7 +112,11 @@ class Fed:
 
 
 _BLOCK = 256      # bytes read at a time
-_FEED_LINES = 32
+_FEED_LINES = 8       # (a chouette's replay applies the rules to every line: on the emulated
+                      # RP2040 32 lines of rules take about 1 s)
+
+
+_CONF_ROOM = 32768    # free flash needed to make the settings' folder
 
 
 class WriteFailed(Exception):
@@ -135,10 +139,13 @@ class Journal:
             os.mkdir(self.dir)
         except OSError:
             pass
-        try:
-            os.mkdir(self.dir + "/conf")
-        except OSError:
-            pass
+        self.conf = _exists(self.dir + "/conf")
+        if not self.conf and (self._statvfs() or 0) >= _CONF_ROOM:
+            try:                  # (a folder takes two blocks: on a nearly full flash the
+                os.mkdir(self.dir + "/conf")    # settings stay in /data until there is room)
+                self.conf = True
+            except OSError:
+                pass
         self.settings = dict(DEFAULTS)
         self.settings_note = None
         self._old = None      # the settings' file where boards before kept it, until moved
@@ -158,13 +165,15 @@ class Journal:
         atomic rewrite touches a small folder: in the records' folder, on a flash full of
         records, littlefs compacting that folder made one rewrite cost 73,000 block reads (120 ms
         of unix-port CPU, 1.3 s on the emulated RP2040); in its own, a few hundred."""
-        return self.dir + "/conf/settings.json"
+        if self.conf:
+            return self.dir + "/conf/settings.json"
+        return self.dir + "/settings.json"
 
     def _load_settings(self):
         path = self.settings_path()
         if not _exists(path):
             old = self.dir + "/settings.json"       # where boards before kept it
-            if not _exists(old):
+            if not self.conf or not _exists(old):
                 return
             path = self._old = old
         try:
