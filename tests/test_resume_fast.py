@@ -50,9 +50,22 @@ def _state(rep):
 
 def _both(text):
     full, info, torn = replay(text, history=False)
-    out = []
-    fast, info2, torn2 = replay_last_game(io.BytesIO(text.encode()))
+    out, fed = [], []
+    fast, info2, torn2 = replay_last_game(io.BytesIO(text.encode()), lambda: fed.append(1),
+                                          "BGOTC", out)
     assert info2 == info and torn2 == torn
+    # what the journal goes on from: the last whole line's check, whether a line beyond the
+    # opening was written, where a torn line starts; the watchdog fed every 32 lines of the
+    # chain and every 8 of the rules
+    whole = text.splitlines(keepends=True)
+    if torn:
+        whole = whole[:-1]
+    assert out == [whole[-1].rstrip("\n")[-8:] if whole else "",
+                   int(any(ln[0] not in "BGOTC" for ln in whole)),
+                   len("".join(whole).encode()) if torn else None]
+    games = [i for i, ln in enumerate(whole) if ln.startswith("GAME ")]
+    rules = len(whole) - games[-1] if games else 0      # the last game's lines, with the rules
+    assert len(fed) >= len(whole) // 32 + rules // 8
     return _state(full), _state(fast)
 
 

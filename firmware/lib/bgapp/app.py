@@ -43,7 +43,6 @@ import time
 
 from micropython import const
 
-from bgcore.bot import Bot      # first: the network's tables need large unbroken blocks
 from bgcore.match import OPENING, MOVE, DOUBLED, GAME_OVER, MATCH_OVER
 
 from bgapp.journal import Journal, WriteFailed
@@ -57,7 +56,10 @@ _FRAME_MS = const(100)     # WATCH: at most ten LED frames a second
 class App:
     from bgcore import __version__ as FW     # the firmware version: bgcore's, in one place
 
-    def __init__(self, hal):
+    def __init__(self, hal, lit_first=False):
+        """`lit_first` (the board at power-up, before run): the first frame before the bot and
+        the game's views load (unless a game is resumed: its views first); else the bot's
+        network first, while the heap is in one piece."""
         self.hal = hal
         self.profile = hal.profile
         self.journal = Journal(hal)
@@ -71,7 +73,8 @@ class App:
             self.profile.pop(k, None)
         self.seed = hal.seed() & 0x7FFFFFFF or 1
         self.bots = {}
-        self.bot(6)               # load the network now, while the heap is in one piece
+        if not lit_first:
+            self.bot(6)           # load the network now, while the heap is in one piece
         self.game = None          # the game in progress (bgapp.game.Game), None: none
         self.over = None          # the game's views (game_views): roll, move, cube, bot_turn,
                                   # anim, over
@@ -91,7 +94,7 @@ class App:
         self.note = self.journal.settings_note or ""
         b = self.journal.settings["bright"]
         self.bright = b if b >= 0 else self.profile["brightness"]["default"]
-        if self.journal.settings["current"]:
+        if self.journal.settings["current"] or not lit_first:
             self.game_views()
             self.resume()
         if not self.game:
@@ -313,6 +316,7 @@ class App:
     def bot(self, level):
         b = self.bots.get(level)
         if b is None:
+            from bgcore.bot import Bot
             b = self.bots[level] = Bot(level, self.seed)
             b.tick = self.hal.feed            # the watchdog fed inside a long move's scoring
         return b
@@ -334,9 +338,10 @@ class App:
     # ---- the main loop -----------------------------------------------------------------------
     def run(self):
         try:
-            if not self.over:       # the first frame, then what a game needs
+            if 6 not in self.bots:  # (lit_first) the first frame, then what a game needs
                 self.show()
                 self.game_views()
+                self.bot(6)
             self._loop()
         except KeyboardInterrupt:
             self._give_back()
