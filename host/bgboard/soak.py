@@ -186,6 +186,8 @@ class Soak:
         self.archived_ok = set()  # sha256 of the records found whole there
         self.variants = None      # firmware builds flashed by the cuts at a flash's steps
         self.step_log = []        # (kind, where exactly) of each cut at a named step
+        self.marked_seen = set()  # records the board listed as marked pulled (PULLED)
+        self.board_deleted = 0    # marked records the board deleted itself (BAR in the menu)
         self.flash_boots = {}     # "old"/"new": the firmware a board booted after a flash cut
         self.gnubg = None         # exports loaded into GNU Backgammon: {"loaded", "failed"}
 
@@ -345,12 +347,16 @@ class Soak:
                 self.fault("%s was closed and changed%s" % (name, note))
             changed[name] = (rep, evs)
             self.known[name] = evs
+        self.marked_seen |= getattr(self.c, "marked", set())
         for name in list(self.known):
             if name not in listing:
                 evs = self.known.pop(name)
-                self.sums.pop(name, None)
+                digest = self.sums.pop(name, (0, ""))[1]
                 empty = all(e[:1] in "GOTC" for e in evs)
-                if name not in self.deleted and not empty:
+                if name in self.marked_seen and name not in self.deleted \
+                        and self._archived(name, digest, anywhere=True):
+                    self.board_deleted += 1     # the board deleted a record the laptop holds
+                elif name not in self.deleted and not empty:
                     self.fault("%s disappeared%s (it held %d events)" % (name, note, len(evs)))
         self.sums = {n: (s, d) for n, (s, d, o) in listing.items()}
         self.sums_open = {n: o for n, (s, d, o) in listing.items()}
@@ -690,6 +696,9 @@ class Soak:
                 record = self.rng.choice(todo)
         if step == "DEL" and not closed:
             step = "LOGS"
+        unmarked = [n for n in closed if n not in self.c.marked]
+        if step == "PULLED" and not unmarked:
+            step = "LOGS"               # every record already marked: the pull marks none
         delete = step == "DEL"
         if delete:
             self.deleted.update(closed)         # each may go: the pull verified it first
@@ -697,7 +706,7 @@ class Soak:
         self.c.close()
         self.c = None
         wire = soak_steps.Tripwire(step, self._cut_at_step, self.rng, record=record,
-                                   deletes=len(closed))
+                                   deletes=len(unmarked if step == "PULLED" else closed))
         if go_on is not None:
             wire.go_on = go_on
         p = soak_steps.CutPuller(self.link, self.archive, delete, wire)
@@ -726,22 +735,35 @@ class Soak:
                 p2.board.close()
         self._reconnect()
         self.check_archive(closed, " (after a cut at pull:%s, %s)" % (step, wire.what))
+        now = self.c.logs()
         if delete:
-            now = self.c.logs()
             kept = sorted(n for n in closed if n in now)
             if kept:
                 self.fault("pull --delete after a cut at DEL left %s on the board" % kept)
+        elif self.c.marked or p2.marked:        # a firmware that keeps PULLED marks
+            self.marked_seen |= self.c.marked
+            unmarked = sorted(n for n in closed if n in now and n not in self.c.marked)
+            if unmarked:
+                self.fault("after the pull (cut at %s) %s not marked pulled on the board"
+                           % (step, unmarked))
         if not wire.fired:
             self.cut_random()
         else:
             self.check(" (cut %d, %s: %s)" % (self.cuts, kind, wire.what))
 
-    def _archived(self, name, digest):
+    def _archived(self, name, digest, anywhere=False):
+        """Whether record NAME with this sha256 is in the laptop's archive (ANYWHERE: in any
+        laptop's)."""
         from bgboard import archive
-        try:
-            return archive.place_for(self.archive, name, digest)[1]
-        except Exception:
-            return False
+        folders = [self.archives / ("laptop%d" % i) for i in range(1, self.laptops + 1)] \
+            if anywhere else [self.archive]
+        for folder in folders:
+            try:
+                if archive.place_for(folder, name, digest)[1]:
+                    return True
+            except Exception:
+                pass
+        return False
 
     def check_archive(self, closed, note):
         """Each record of CLOSED ({name: sha256}) in the archive exactly once and whole (it
@@ -1160,6 +1182,9 @@ class Soak:
           "%d records exported; finished by mode: %s"
           % (v["records"], v["verified"], v["torn"], v["finished"], v["exported"],
              ", ".join("%s %d" % kv for kv in sorted(v["modes"].items()))))
+        if self.board_deleted:
+            p("records the board deleted itself (marked pulled, held by the laptop): %d"
+              % self.board_deleted)
         named = sorted(k for k in self.cut_kinds if ":" in k)
         p("cuts at named steps: %s; after a flash cut the board booted the old firmware %d "
           "times, the new %d" % (", ".join("%s %d" % (k, self.cut_kinds[k]) for k in named)
@@ -1192,7 +1217,8 @@ class Soak:
 
 # the soak's cuts at named moments, taken in turn (every other cut; the rest at random instants)
 NAMED_CUTS = ("pull:GET", "settings", "pull:LOGS", "demo", "pull:DEL", "flash:send", "boot",
-              "flash:copy", "del", "flash:stamp", "pull", "flash:switch", "flash:switched")
+              "pull:PULLED", "flash:copy", "del", "flash:stamp", "pull", "flash:switch",
+              "flash:switched")
 GNUBG_SAMPLE = 60           # exports loaded into gnubg at the end of a soak (a sample)
 
 
@@ -1275,7 +1301,7 @@ def merged(soaks):
     m = soaks[0]
     for o in soaks[1:]:
         for k in ("n_cuts", "n_lines", "n_keys", "cuts", "lost", "announced_total", "torn_seen",
-                  "discarded", "lines_sent", "keys_sent", "keys_refused", "guided"):
+                  "discarded", "board_deleted", "lines_sent", "keys_sent", "keys_refused", "guided"):
             setattr(m, k, getattr(m, k) + getattr(o, k))
         for k in ("cut_kinds", "line_answers"):
             for kk, v in getattr(o, k).items():
