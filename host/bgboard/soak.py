@@ -190,6 +190,7 @@ class Soak:
         self.board_deleted = 0    # marked records the board deleted itself (BAR in the menu)
         self.flash_boots = {}     # "old"/"new": the firmware a board booted after a flash cut
         self.gnubg = None         # exports loaded into GNU Backgammon: {"loaded", "failed"}
+        self.gnubg_sample = GNUBG_SAMPLE
 
     # ---- the board -----------------------------------------------------------------------------
     def start(self, profile="reference"):
@@ -944,8 +945,8 @@ class Soak:
         except paths.ToolMissing as e:
             self.say("exports not loaded into gnubg: %s" % e)
             return
-        sample = exports if len(exports) <= GNUBG_SAMPLE else \
-            random.Random(self.seed).sample(exports, GNUBG_SAMPLE)
+        sample = exports if len(exports) <= self.gnubg_sample else \
+            random.Random(self.seed).sample(exports, self.gnubg_sample)
         g = self.gnubg = {"loaded": 0, "failed": 0, "mat": 0, "sgf": 0}
         folder = self.work / "gnubg"
         (folder / "home").mkdir(parents=True, exist_ok=True)
@@ -1346,6 +1347,7 @@ def run(cuts=1000, lines=100000, keys=100000, seed=None, minutes=None, fill=True
         s = Soak(part(cuts), part(lines), part(keys), seed + i, minutes=minutes,
                  fill=fill and i == 0, work=w, say=lambda t, tag=tag: say(tag + t))
         s.reporting = boards == 1
+        s.gnubg_sample = -(-GNUBG_SAMPLE // boards)     # the sample shared among the boards
         soaks.append(s)
     t0 = time.monotonic()
     codes = [1] * boards
