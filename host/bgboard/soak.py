@@ -939,7 +939,7 @@ class Soak:
         """A sample of the exports (at most GNUBG_SAMPLE, all of them when fewer) loaded into
         GNU Backgammon (Debian's gnubg, headless): each must load without a warning and show
         the record's score."""
-        from bgboard import paths
+        from bgboard import games, paths
         try:
             tool = paths.tool("gnubg")
         except paths.ToolMissing as e:
@@ -951,7 +951,8 @@ class Soak:
         folder = self.work / "gnubg"
         (folder / "home").mkdir(parents=True, exist_ok=True)
         for path, ld, text, fmt in sample:
-            why = gnubg_check(tool, folder, path.stem, text, fmt, ld.replay.match.score)
+            why = gnubg_check(tool, folder, path.stem, text, fmt, ld.replay.match.score,
+                              games.gnubg_setting(ld) if fmt == "mat" else None)
             g[fmt] += 1
             if why:
                 g["failed"] += 1
@@ -1223,12 +1224,16 @@ NAMED_CUTS = ("pull:GET", "settings", "pull:LOGS", "demo", "pull:DEL", "flash:se
 GNUBG_SAMPLE = 60           # exports loaded into gnubg at the end of a soak (a sample)
 
 
-def gnubg_check(tool, folder, stem, text, fmt, score):
-    """Load one export (TEXT, a .mat or .sgf) into gnubg -q -t (HOME in FOLDER/home): None when
-    it loads without a warning and shows SCORE, else what went wrong in one line."""
+def gnubg_check(tool, folder, stem, text, fmt, score, setting=None):
+    """Load one export (TEXT, a .mat or .sgf) into gnubg -q -t (HOME in FOLDER/home), after
+    SETTING (what `bgboard export` says a money or no-cube .mat is imported with: the format
+    cannot carry the Jacoby rule): None when it loads without a warning and shows SCORE, else
+    what went wrong in one line."""
     f = folder / ("%s.%s" % (stem, fmt))
     f.write_text(text)
     cmd = ("import mat %s" if fmt == "mat" else "load match %s") % f
+    if setting:
+        cmd = setting + "\n" + cmd
     try:
         r = subprocess.run([tool, "-q", "-t"], input="set threads 1\n%s\nshow score\n" % cmd,
                            text=True, capture_output=True, timeout=300,
