@@ -1012,10 +1012,9 @@ class Soak:
                        % (free1, ROOM_GAME_KB))
         game_refused = why is not None and "pull" in why
         # pulled with --delete (bgboard logs pull's own code), then played on
-        from bgboard.logs import Puller
         self.c.close()
         self.c = None
-        p = Puller(str(self.link), out=str(self.out / "fill"), delete=True, show=False)
+        p = soak_steps.CutPuller(self.link, self.out / "fill", True)
         with BGCORE:
             p.run()
         self.c = Watcher(SerialTransport(str(self.link), 0.05), self)
@@ -1205,8 +1204,10 @@ class Soak:
         if self.fill_note:
             p("years of games: %s" % self.fill_note)
         p("longest gap between watchdog feeds: %.1f ms of CPU on the unix port, x%d = %.2f s "
-          "(the RP2040's watchdog: %d s)" % (gap_ms, WATCHDOG_SCALE, gap_ms * WATCHDOG_SCALE
-                                           / 1000, WATCHDOG_MS // 1000))
+          "(the RP2040's watchdog: %d s%s)" % (
+              gap_ms, WATCHDOG_SCALE, gap_ms * WATCHDOG_SCALE / 1000, WATCHDOG_MS // 1000,
+              ": OVER IT, an RP2040 would reset" if gap_ms * WATCHDOG_SCALE > WATCHDOG_MS
+              else ""))
         if len(self.gaps) > 1:
             p("  by phase: %s" % ", ".join(
                 "%s %.1f ms (x%d = %.2f s)" % (k, v / 1000, WATCHDOG_SCALE,
