@@ -1348,7 +1348,10 @@ def run(cuts=1000, lines=100000, keys=100000, seed=None, minutes=None, fill=True
     import threading
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 30)
-    say = lambda t: print(t, flush=True)  # noqa: E731
+    # the stream as it is now: bgboard flash's code swaps sys.stdout for a moment around each
+    # raw-REPL command, which would swallow another board's lines
+    out = sys.stdout
+    say = lambda t: print(t, file=out, flush=True)  # noqa: E731
     soaks = []
     for i in range(boards):
         part = lambda n: n // boards + (1 if i < n % boards else 0)  # noqa: E731
