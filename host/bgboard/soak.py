@@ -169,6 +169,7 @@ class Soak:
         self.keys_refused = 0
         self.guided = 0
         self.feed_gap = 0         # µs of the unix port's CPU time
+        self.gap_what = ""        # what the board was doing in it (STATE gapwhat=)
         self.gaps = {}            # the same by phase: "years" (the flash filled), "soak"
         self.phase = "soak"
         self.heaps = []
@@ -300,6 +301,7 @@ class Soak:
             self.gaps[self.phase] = int(st["feedgap"])
         if "feedgap" in st and int(st["feedgap"]) > self.feed_gap:
             self.feed_gap = int(st["feedgap"])
+            self.gap_what = st.get("gapwhat", "")
             self.say("longest watchdog-feed gap so far: %d us of CPU%s" % (
                 self.feed_gap, " (%s)" % st["gapwhat"] if "gapwhat" in st else ""))
         return st
@@ -1203,9 +1205,10 @@ class Soak:
             p("exports loaded into gnubg: none (gnubg missing or nothing finished)")
         if self.fill_note:
             p("years of games: %s" % self.fill_note)
-        p("longest gap between watchdog feeds: %.1f ms of CPU on the unix port, x%d = %.2f s "
+        p("longest gap between watchdog feeds: %.1f ms of CPU on the unix port%s, x%d = %.2f s "
           "(the RP2040's watchdog: %d s%s)" % (
-              gap_ms, WATCHDOG_SCALE, gap_ms * WATCHDOG_SCALE / 1000, WATCHDOG_MS // 1000,
+              gap_ms, " (%s)" % self.gap_what if self.gap_what else "", WATCHDOG_SCALE,
+              gap_ms * WATCHDOG_SCALE / 1000, WATCHDOG_MS // 1000,
               ": OVER IT, an RP2040 would reset" if gap_ms * WATCHDOG_SCALE > WATCHDOG_MS
               else ""))
         if len(self.gaps) > 1:
@@ -1321,7 +1324,8 @@ def merged(soaks):
         m.heaps += o.heaps
         m.errors += o.errors
         m.faults += ["board %d: %s" % (soaks.index(o) + 1, f) for f in o.faults]
-        m.feed_gap = max(m.feed_gap, o.feed_gap)
+        if o.feed_gap > m.feed_gap:
+            m.feed_gap, m.gap_what = o.feed_gap, o.gap_what
         for k, v in o.gaps.items():
             m.gaps[k] = max(m.gaps.get(k, 0), v)
         m.fill_note = m.fill_note or o.fill_note

@@ -61,6 +61,7 @@ class App:
         the game's views load (unless a game is resumed: its views first); else the bot's
         network first, while the heap is in one piece."""
         self.hal = hal
+        self.did = getattr(hal, "did", None)    # (the virtual board names each feed gap's job)
         self.profile = hal.profile
         self.journal = Journal(hal)
         self.link = Link(hal, self)
@@ -422,6 +423,8 @@ class App:
             if time.ticks_diff(now, due) < 0:
                 return
             self.pending = None
+            if self.did:
+                self.did(f.__name__)
             f()
             self.dirty = True
             return
@@ -429,6 +432,8 @@ class App:
             self.flash = 0
             self.dirty = True
         if self.view.playing and self.game:
+            if self.did:
+                self.did(type(self.view).__name__)
             self.view.tick()
 
     def later(self, ms, f):
@@ -549,7 +554,7 @@ class App:
         out += " heap=%d" % gc.mem_free()
         gap = getattr(self.hal, "feed_gap", None)
         if gap is not None:           # the virtual board: the longest gap between feeds (µs)
-            out += " feedgap=%d" % gap
+            out += " feedgap=%d gapwhat=%s" % (gap, self.hal.gap_job)
         return out
 
 
