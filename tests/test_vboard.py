@@ -155,13 +155,15 @@ class Client:
     def state(self):
         """STATE's fields; the measurements that move on their own are kept apart: the flash's
         free space (`free`, KB, which littlefs's own housekeeping moves by a block now and then),
-        the free heap (`heap`) and the longest gap between watchdog feeds (`feedgap`)."""
+        the free heap (`heap`) and the longest gap between watchdog feeds (`feedgap`, with the
+        job that made it, `gapwhat`)."""
         line = self.cmd("STATE")
         assert line.startswith("STATE "), line
         st = dict(w.split("=", 1) for w in line.split()[1:])
         self.free = int(st.pop("free")) if "free" in st else None
         self.heap = int(st.pop("heap")) if "heap" in st else None
         self.feedgap = int(st.pop("feedgap")) if "feedgap" in st else None
+        self.gapwhat = st.pop("gapwhat", None)
         return st
 
     def wait_player(self, timeout=TURN):
