@@ -412,6 +412,8 @@ class App:
                 self.save_settings()
             if keyed:                   # the garbage of a key's answer collected now, not in
                 gc.collect()            # the middle of the next one's
+                if self.did:
+                    self.did("gc")
             hal.feed()
             if not waiting:
                 pause(5)
@@ -479,6 +481,8 @@ class App:
     def write_held(self):
         """A person's step, shown, goes to flash (bgapp.game.Game.ev's `held`); if it cannot,
         the game is back where its record is and the board says why."""
+        if self.did:
+            self.did("step")
         try:
             self.game.write_held()
         except WriteFailed as e:
@@ -490,6 +494,8 @@ class App:
             self.dirty = True
 
     def save_settings(self):
+        if self.did:
+            self.did("settings")
         self.unsaved = False
         self.journal.save_settings()
 
