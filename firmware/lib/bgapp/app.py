@@ -404,6 +404,7 @@ class App:
                 self.message = "error: %r" % e
                 self.link.event("ERROR %r" % e)
                 hal.sleep_ms(200)
+            hal.feed()                  # (the work of a key or a request, then its frame)
             if self.dirty:
                 self.show()
             if self.game and self.game.held:    # the step's answer is lit: now the flash write
