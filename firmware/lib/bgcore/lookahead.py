@@ -16,7 +16,7 @@ from bgcore.position import Position, Plays, _Found, _search, _ZOBRIST
 
 P = 32768
 BEAM = 2                # first halves of a double followed up
-CAP = 256               # plays scored before the rolls left are estimated (a bound on the cost)
+CAP = 224               # plays scored before the rolls left are estimated (a bound on the cost)
 # the rolls in an order that mixes high and low numbers and doubles, so that the rolls looked at
 # before CAP stand for all of them
 ORDER = (21, 65, 33, 41, 62, 55, 31, 54, 11, 63, 42, 66, 51, 43, 22, 61, 52, 44, 32, 64, 53)
