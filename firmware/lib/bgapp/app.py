@@ -58,8 +58,8 @@ class App:
 
     def __init__(self, hal, lit_first=False):
         """`lit_first` (the board at power-up, before run): the first frame before the bot and
-        the game's views load (unless a game is resumed: its views first); else the bot's
-        network first, while the heap is in one piece."""
+        the game's views load (unless a game is resumed: the bot's network, then its views);
+        else the bot's network first, while the heap is in one piece."""
         self.hal = hal
         self.did = getattr(hal, "did", None)    # (the virtual board names each feed gap's job)
         self.profile = hal.profile
@@ -74,8 +74,10 @@ class App:
             self.profile.pop(k, None)
         self.seed = hal.seed() & 0x7FFFFFFF or 1
         self.bots = {}
-        if not lit_first:
-            self.bot(6)           # load the network now, while the heap is in one piece
+        if not lit_first or self.journal.settings["current"]:
+            # the network now, while the heap is in one piece: a resumed record's replay leaves
+            # it in pieces (a 26-game chouette's: 200 KB free, none of them 11 KB in a row)
+            self.bot(6)
         self.game = None          # the game in progress (bgapp.game.Game), None: none
         self.over = None          # the game's views (game_views): roll, move, cube, bot_turn,
                                   # anim, over
@@ -410,6 +412,8 @@ class App:
                 self.save_settings()
             if keyed:                   # the garbage of a key's answer collected now, not in
                 gc.collect()            # the middle of the next one's
+                if self.did:
+                    self.did("gc")
             hal.feed()
             if not waiting:
                 pause(5)
@@ -477,6 +481,8 @@ class App:
     def write_held(self):
         """A person's step, shown, goes to flash (bgapp.game.Game.ev's `held`); if it cannot,
         the game is back where its record is and the board says why."""
+        if self.did:
+            self.did("step")
         try:
             self.game.write_held()
         except WriteFailed as e:
@@ -488,6 +494,8 @@ class App:
             self.dirty = True
 
     def save_settings(self):
+        if self.did:
+            self.did("settings")
         self.unsaved = False
         self.journal.save_settings()
 
