@@ -1,13 +1,14 @@
 # Cube decisions from cubeless win/gammon chances, in integer arithmetic (the same answer on the
-# chip and the laptop). Both kinds of play blend a dead cube with a live one, as Janowski does for
-# money: the live cube is worth what owning it is (cashing at the cash point, taking down to the
-# take point), and the cube efficiency X says how much of that a player really gets (0.68 in
-# contact; in a race it grows with the pip count, 0.6 to 0.7, as GNU Backgammon has it).
-# Money play: Janowski's cubeful equity. Match play: the same blend over match winning chances
-# from the Kazaross-XG2 table (bgcore.met), the take and cash points of every cube level worked
-# out from the top (a cube that can no longer matter) down, with the Crawford and post-Crawford
-# scores. Chances are five cumulative probabilities in 1/32768 (win, win gammon, win bg, lose
-# gammon, lose bg) for the side deciding.
+# chip and the laptop), by GNU Backgammon's own 0-ply cube model: the cubeless equity (or match
+# winning chance) blended with a live cube's by the cube efficiency (0.68 in contact, 0.6 in a
+# bear-off, 0.6-0.7 by the pip count in a race). Money play: Janowski's cubeful equity, the live
+# cube linear in the win chance between the game's ends, the take point and the cash point.
+# Match play: the same over match winning chances from the Kazaross-XG2 table (bgcore.met), each
+# side's cash point worked out from the highest cube level that still matters down (dead and
+# automatically redoubled cubes included), with the Crawford and post-Crawford scores. Given
+# gnubg's chances it gives gnubg's cubeful equities (tests/test_bot_cube.py). Chances are five
+# cumulative probabilities in 1/32768 (win, win gammon, win bg, lose gammon, lose bg) for the
+# side deciding.
 
 import sys
 
