@@ -48,7 +48,7 @@ from bgcore.match import OPENING, MOVE, DOUBLED, GAME_OVER, MATCH_OVER
 from bgapp.journal import Journal, WriteFailed
 from bgapp.link import Link
 from bgapp.input import Input
-from bgapp import game, render
+from bgapp import game, moves, render
 
 _FRAME_MS = const(100)     # WATCH: at most ten LED frames a second
 
@@ -75,7 +75,8 @@ class App:
         self.seed = hal.seed() & 0x7FFFFFFF or 1
         self.bots = {}
         if not lit_first:
-            self.bot(6)           # load the network now, while the heap is in one piece
+            moves.natives()       # the move view's native loops, then the network: now, while
+            self.bot(6)           # the heap is in one piece
         self.game = None          # the game in progress (bgapp.game.Game), None: none
         self.over = None          # the game's views (game_views): roll, move, cube, bot_turn,
                                   # anim, over
