@@ -184,3 +184,23 @@ def test_no_answer_to_hello_names_the_port():
     c = Client(MemoryTransport(lambda link, data: None))
     with pytest.raises(LinkError, match="no answer to HELLO on memory within 1 s"):
         c.hello(timeout=1)
+
+
+def test_a_firmware_that_stops_at_boot_is_named_with_its_error():
+    """The soak's board whose firmware could not load its bot at boot: the soft reset HELLO
+    makes runs main.py again, which stops on the same error before MicroPython's banner; the
+    message gives that error, not 'flash it'."""
+    def on_write(link, data):
+        if b"\x04" in data:
+            link.feed(b"MPY: soft reboot\r\nTraceback (most recent call last):\r\n"
+                      b'  File "main.py", line 31, in <module>\r\n'
+                      b"MemoryError: memory allocation failed, allocating 10721 bytes\r\n"
+                      b"MicroPython v1.28.0 on 2026-07-05; linux version\r\n"
+                      b"Type \"help()\" for more information.\r\n>>> ")
+        else:
+            link.feed(b"Traceback (most recent call last):\r\nNameError: HELLO\r\n>>> ")
+
+    c = Client(MemoryTransport(on_write))
+    with pytest.raises(LinkError, match="the bgboard firmware stopped at boot: MemoryError: "
+                                        "memory allocation failed, allocating 10721 bytes$"):
+        c.hello(timeout=2)

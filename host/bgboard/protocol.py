@@ -9,6 +9,7 @@ where it ended. It never sends byte 0x03 (Ctrl-C would stop the firmware); a boa
 MicroPython's prompt is restarted with Ctrl-D."""
 
 import binascii
+import re
 import time
 
 from bgboard.safetext import for_terminal
@@ -74,6 +75,11 @@ def answers(request_word, line):
     return head == _ANSWER_WORD.get(request_word, request_word)
 
 
+# an error that ended the firmware at boot: MicroPython prints its banner right after it (an
+# error at the prompt is followed by the prompt instead)
+_BOOT_CRASH = re.compile(rb"\n(\w+Error: [^\r\n]*)\r?\nMicroPython ")
+
+
 class Client:
     """A protocol session with one board over TRANSPORT (an object with read(timeout) -> bytes,
     write(bytes), close(), a `name` and fileno() or None). `!` lines met while waiting for an
@@ -84,6 +90,7 @@ class Client:
         self.name = name or getattr(transport, "name", "the link")
         self.buf = b""
         self.seen = b""           # the last bytes received, raw (MicroPython's prompt has no end)
+        self.crash = None         # the error the firmware stopped on at boot, when one was seen
         self.events = []          # the last EVENTS_KEPT `!` lines
         self.stray = []
         self.hello_line = None
@@ -124,6 +131,9 @@ class Client:
         if data:
             self.buf += data
             self.seen = (self.seen + data)[-400:]
+            m = _BOOT_CRASH.search(self.seen)
+            if m:                 # the firmware stopped at boot (MicroPython's banner follows)
+                self.crash = m.group(1).decode("ascii", "replace")[:120]
             if len(self.buf) - (self.buf.rfind(b"\n") + 1) > LINE_MAX:
                 self._too_long()
         return data
@@ -272,6 +282,9 @@ class Client:
                     break
         seen = self.seen
         if restarted or b">>>" in seen or b"MicroPython" in seen or b"Traceback" in seen:
+            if self.crash:
+                raise LinkError("the board on %s runs MicroPython, but the bgboard firmware "
+                                "stopped at boot: %s" % (self.name, self.crash))
             raise LinkError("the board on %s runs MicroPython but not the bgboard firmware "
                             "(flash it: bgboard flash --port %s)" % (self.name, self.name))
         raise LinkError("no answer to HELLO on %s within %d s (is it a bgboard?)"
