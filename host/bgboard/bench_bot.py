@@ -107,15 +107,26 @@ class _Maker:
 
 
 def position_class(board):
-    """'contact', 'race' (no more hitting) or 'bear-off' (a race with both sides home) of a
-    gnubg-nn board [side not on roll, side on roll]."""
+    """gnubg's classes of a gnubg-nn board [side not on roll, side on roll]: 'contact',
+    'crashed' (contact where a side has at most six checkers left outside the deepest points
+    of its home board, as gnubg counts them), 'race' (no more hitting) or 'bear-off' (a race
+    with both sides home)."""
     back = [max([i + 1 for i in range(25) if side[i]] or [0]) for side in board]
     if back[0] + back[1] > 25:
+        for side in board:
+            left = sum(side)                # checkers not yet borne off
+            if left <= 6:
+                return "crashed"
+            if side[0] > 1:
+                if left <= 6 + side[0] or (side[1] > 1 and 1 + left - side[0] - side[1] <= 6):
+                    return "crashed"
+            elif left <= 6 + side[1] - 1:
+                return "crashed"
         return "contact"
     return "bear-off" if max(back) <= 6 else "race"
 
 
-CLASSES = ("contact", "race", "bear-off")
+CLASSES = ("contact", "crashed", "race", "bear-off")
 
 
 def error_rate(level, games, seed=999, by_class=None):

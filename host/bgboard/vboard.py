@@ -206,7 +206,7 @@ def install(image, profile="reference", compiled=True, fw_dir=None):
         files += [("/lib/" + name, code) for name, code in lib.items()]
     else:
         files += [("/lib/" + src.relative_to(fw / "lib").as_posix(), src.read_bytes())
-                  for src in sorted((fw / "lib").rglob("*.py"))]
+                  for src in sorted((fw / "lib").rglob("*.py")) + build.data_files(fw / "lib")]
     # remove stale library files (a .py left beside a fresh .mpy would shadow it)
     try:
         old = [p for p in list_files_fs(fs, "/lib")]

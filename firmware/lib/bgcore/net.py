@@ -3,7 +3,9 @@
 # roll). Inputs are one-hot rows, one per occupied place: (side, point, count level), the bar
 # count and the borne-off count; the hidden layer is the sum of those rows, so a play is scored
 # by adding and removing the few rows it changes (the parent's sum is reused). Weights live in
-# bgcore.botnet, written by tools/train_bot.py.
+# bgcore.botnet, written by tools/train_bot.py; the first layer's rows (most of the bytes) in the
+# file beside it, bgcore/botnet.bin, which MicroPython reads a row at a time (with seek) into a
+# small cache, so the heap holds only the rows a move uses.
 
 try:
     from micropython import const
@@ -205,15 +207,50 @@ _natives()      # at import, while the heap is unbroken (the compiler's garbage 
                 # between the network's tables)
 
 
+W1_FILE = "botnet.bin"      # the first layer's rows, beside this module: ROWS x HIDDEN bytes
+CACHE_SLOTS = const(64)     # rows of it held in memory on MicroPython (a power of two)
+
+
+def w1_path():
+    """Where the first layer's rows are (bgcore/botnet.bin)."""
+    here = __file__
+    cut = max(here.rfind("/"), here.rfind("\\"))
+    return here[:cut + 1] + W1_FILE
+
+
 class Net:
     """The trained network. An `acc` list holds the hidden pre-activations as offset-binary
-    sums, with the number of rows added at index HIDDEN; callers keep and reuse their own."""
+    sums, with the number of rows added at index HIDDEN; callers keep and reuse their own.
+    `cache_slots`: how many of the first layer's rows to hold in memory, read from the file as
+    they are needed (0: all of them; the default: all on CPython, CACHE_SLOTS on MicroPython)."""
 
-    def __init__(self):
+    def __init__(self, cache_slots=None):
         wt = _weights
         self.h = wt.HIDDEN
         self.h2 = wt.HIDDEN2
-        self.w1 = wt.W1
+        if cache_slots is None:
+            import sys
+            cache_slots = CACHE_SLOTS if sys.implementation.name == "micropython" else 0
+        try:
+            f = open(w1_path(), "rb")
+        except OSError:
+            raise OSError("bgcore: the network's first layer %s is missing" % w1_path())
+        size = f.seek(0, 2)
+        if size != ROWS * self.h:
+            f.close()
+            raise OSError("bgcore: %s holds %d bytes, not the %d of this network"
+                          % (w1_path(), size, ROWS * self.h))
+        f.seek(0)
+        if cache_slots:
+            self._f = f
+            self._slots = cache_slots - 1         # a mask: slot = row & (slots - 1)
+            self.w1 = bytearray(cache_slots * self.h)
+            self._mv = memoryview(self.w1)
+            self._tag = array("h", [-1] * cache_slots)
+        else:
+            self.w1 = f.read()
+            f.close()
+            self._slots = -1
         self.b1 = _int16s(wt.B1)
         if self.h2:
             self.w2 = _int16s(wt.W2)         # hidden2-major: unit k's weights at k * HIDDEN
@@ -229,10 +266,24 @@ class Net:
     def new_acc(self):
         return array("i", [0] * (self.h + 1))
 
+    def _offset(self, r):
+        # where row r starts in self.w1 (read into its cache slot first when not there)
+        h = self.h
+        k = self._slots
+        if k < 0:
+            return r * h
+        k &= r
+        if self._tag[k] != r:
+            f = self._f
+            f.seek(r * h)
+            f.readinto(self._mv[k * h:k * h + h])
+            self._tag[k] = r
+        return k * h
+
     def add(self, acc, r):
         w = self.w1
         h = self.h
-        o = r * h
+        o = self._offset(r)
         if self._add:
             self._add(acc, w, o, h, 1)
             return
@@ -243,7 +294,7 @@ class Net:
     def sub(self, acc, r):
         w = self.w1
         h = self.h
-        o = r * h
+        o = self._offset(r)
         if self._add:
             self._add(acc, w, o, h, -1)
             return
