@@ -240,10 +240,12 @@ def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1
                   "median, %.1f s worst)%s" % (level, med, worst, med * 200, worst * 200 / 1000,
                                               "; a whole game runs in a %d KB heap" % heap
                                               if heap else ""))
-    from bgcore import botnet
-    size = sum(len(getattr(botnet, k)) for k in ("W1", "B1", "W2", "B2", "WO", "BO", "SIGMOID")
-               if hasattr(botnet, k))
-    print("weights: %d bytes (%d+%d hidden units, %d count levels, shot inputs %s)"
-          % (size, botnet.HIDDEN, botnet.HIDDEN2, botnet.LEVELS,
+    from bgcore import botnet, net
+    w1 = os.path.getsize(net.w1_path())
+    size = w1 + sum(len(getattr(botnet, k)) for k in ("B1", "W2", "B2", "WO", "BO", "SIGMOID")
+                    if hasattr(botnet, k))
+    print("weights: %d bytes, %d of them the first layer in %s (%d+%d hidden units, %d count "
+          "levels, shot inputs %s)"
+          % (size, w1, net.W1_FILE, botnet.HIDDEN, botnet.HIDDEN2, botnet.LEVELS,
              "on" if getattr(botnet, "SHOTS", 0) else "off"))
     print("(%.0f s)" % (time.time() - t0))
