@@ -4,7 +4,7 @@
 # choices on MicroPython and CPython.
 
 from bgcore import net as _netmod
-from bgcore.net import Net, row, shots, shot_row, S_OUT
+from bgcore.net import Net, row, shot_row, S_OUT
 
 # noise on each play's equity, in 1/1000 of a point, for levels 1-6
 NOISE = (0, 320, 180, 100, 55, 30, 0)
@@ -51,6 +51,8 @@ class Bot:
         raw = pos.raw
         net.load(acc, raw, False)
         use_shots = _netmod.SHOTS
+        shots = net.shots
+        blot_mask = net.blot_mask
         them0 = _netmod.masks(raw)[1]
         opp_bar = raw[51]
         n1 = net.h + 1
@@ -101,14 +103,7 @@ class Bot:
                 net.add(work, row(1, 25, opp_bar + k))
                 them |= 1 << 25
             if use_shots:
-                blots = 0
-                for j in range(13):
-                    v = c[o + j]
-                    if v & 15 == 1:
-                        blots |= 1 << 2 * j
-                    if v >> 4 == 1:
-                        blots |= 2 << 2 * j
-                r = shot_row(shots(blots & 0x1FFFFFE, them))
+                r = shot_row(shots(blot_mask(c, o), them))
                 if r is not None:
                     net.add(work, r)
             v = net.equity(work)

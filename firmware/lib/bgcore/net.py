@@ -67,6 +67,19 @@ def shots(blots, them):
     return n
 
 
+def blot_mask(c, o):
+    """bit p for each of the mover's points p (1-24) holding one checker, from a play's packed
+    record (the mover's 26 counts two to a byte, at offset `o` of `c`)."""
+    b = 0
+    for j in range(13):
+        v = c[o + j]
+        if v & 15 == 1:
+            b |= 1 << 2 * j
+        if v >> 4 == 1:
+            b |= 2 << 2 * j
+    return b & 0x1FFFFFE
+
+
 def shot_row(n):
     """The input row for `n` hitting rolls (None for none)."""
     if not n:
@@ -187,8 +200,48 @@ def dots(v, w, o: int, out, n: int, m: int):
         t[k] = s
         o += n
         k += 1
+
+
+@micropython.viper
+def shots(blots: int, them: int) -> int:
+    if not blots:
+        return 0
+    d = 0
+    p = 1
+    while p < 25:
+        if (blots >> p) & 1:
+            d |= them >> (25 - p)
+        p += 1
+    n = 0
+    a = 1
+    while a < 7:
+        if d & ((1 << a) | (1 << 2 * a) | (1 << 3 * a) | (1 << 4 * a)):
+            n += 1
+        b = a + 1
+        while b < 7:
+            if d & ((1 << a) | (1 << b) | (1 << (a + b))):
+                n += 2
+            b += 1
+        a += 1
+    return n
+
+
+@micropython.viper
+def blot_mask(c, o: int) -> int:
+    p = ptr8(c)
+    b = 0
+    j = 0
+    while j < 13:
+        v = p[o + j]
+        if (v & 15) == 1:
+            b |= 1 << (2 * j)
+        if (v >> 4) == 1:
+            b |= 2 << (2 * j)
+        j += 1
+    return b & 0x1FFFFFE
 """
-_native = []      # [add, hidden, dots] once compiled; [None] * 3 without a native emitter
+_native = []      # [add, hidden, dots, shots, blot_mask] once compiled; Nones without a native
+                  # emitter
 
 
 def _natives():
@@ -197,9 +250,9 @@ def _natives():
             import micropython  # noqa: F401  (MicroPython only)
             names = {}
             exec(_NATIVE_SRC, names)
-            _native.extend((names["add"], names["hidden"], names["dots"]))
+            _native.extend(names[k] for k in ("add", "hidden", "dots", "shots", "blot_mask"))
         except Exception:       # CPython, or a MicroPython built without native emitters
-            _native.extend((None, None, None))
+            _native.extend((None,) * 5)
     return _native
 
 
@@ -261,7 +314,10 @@ class Net:
         self._h1 = array("i", [0] * self.h)
         self._h2 = array("i", [0] * self.h2)
         self._sums = array("i", [0] * max(self.h2, 6))
-        self._add, self._hidden, self._dots = _natives()
+        nat = _natives()
+        self._add, self._hidden, self._dots = nat[:3]
+        self.shots = nat[3] or shots                # shots() and blot_mask(), native where it
+        self.blot_mask = nat[4] or blot_mask        # can be (the same counts)
 
     def new_acc(self):
         return array("i", [0] * (self.h + 1))
