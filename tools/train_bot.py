@@ -485,11 +485,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--hidden", type=int, default=32)
+    ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--hidden2", type=int, default=16, help="second hidden layer (0: none)")
     ap.add_argument("--levels", type=int, default=6, help="count levels per point")
     ap.add_argument("--shots", type=int, default=1, help="1: inputs for the rolls that hit a blot")
-    ap.add_argument("--epochs", type=int, default=16)
+    ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--dances", action="store_true",
                     help="also learn the positions after a dance (the mover still on the bar)")
     ap.add_argument("--dance-readout", action="store_true",
@@ -497,7 +497,7 @@ def main(argv=None):
                     "weights in botnet.py, on the dance positions of --games games (default %d)"
                     % DANCE_GAMES)
     ap.add_argument("--lr", type=float, default=0.003)
-    ap.add_argument("--rank", type=float, default=0.0,
+    ap.add_argument("--rank", type=float, default=1.0,
                     help="weight of the loss on each play's equity relative to the other plays "
                     "of its roll")
     ap.add_argument("--generate-only", action="store_true",
@@ -511,7 +511,7 @@ def main(argv=None):
             paths.FIRMWARE_LIB / "bgcore" / "dancenet.py")
         dance_readout(a.games or DANCE_GAMES, a.seed, a.cache, out)
         return
-    a.games = a.games or 30000
+    a.games = a.games or 10000
     t0 = time.time()
     bnet.configure(a.levels, a.shots)
     raw, tgt, roll = dataset(a.games, a.seed, a.cache, a.dances, a.generate_only)

@@ -261,7 +261,7 @@ _natives()      # at import, while the heap is unbroken (the compiler's garbage 
 
 
 W1_FILE = "botnet.bin"      # the first layer's rows, beside this module: ROWS x HIDDEN bytes
-CACHE_SLOTS = const(64)     # rows of it held in memory on MicroPython (a power of two)
+CACHE_SLOTS = const(32)     # rows of it held in memory on MicroPython (a power of two)
 
 
 def w1_path():
