@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
-# Trains the bot's network and writes firmware/lib/bgcore/botnet.py.
+# Trains the bot's network and writes firmware/lib/bgcore/botnet.py and botnet.bin.
 #
 # Supervised on GNU Backgammon's 0-ply evaluations (gnubg-nn 1.1.0a11): positions come from games
 # played by gnubg 0-ply (with some exploration) and pubeval; for each roll, several of the plays
 # gnubg scored (its best ones and a few others) become examples, labelled with gnubg's five
 # probabilities and cubeless equity for the side that moved. A numpy network (two clipped-ReLU
-# layers over bgcore.net's one-hot rows, Adam) learns them; it is then rounded to integers
-# exactly as bgcore.net evaluates it.
+# layers over bgcore.net's one-hot rows, Adam) learns them, the equity also relative to the other
+# plays of the same roll (--rank: what choosing a play depends on); it is then rounded to
+# integers exactly as bgcore.net evaluates it. After every fourth epoch and at the end it prints
+# its error per move against gnubg-nn 0-ply on the positions of bgboard bench bot's 300 games
+# (seed 999, never trained on), by gnubg's position classes.
 # Everything is seeded (the games, the examples kept, the starting weights, the batches); a
-# multi-threaded BLAS may still round sums differently from run to run.
+# multi-threaded BLAS may still round sums differently from run to run (use OMP_NUM_THREADS=1).
 #
-#   .venv/bin/python tools/train_bot.py                 # the committed weights (about 10 min on
-#                                                       # this 2-core machine, half of it games)
-#   .venv/bin/python tools/train_bot.py --games 2000 --epochs 2 --out /tmp/botnet.py   # a quick try
+#   OMP_NUM_THREADS=1 .venv/bin/python tools/train_bot.py     # the committed weights: 10,000
+#       # games (3.1 million examples; about 10 min of games, in two 5,000-game chunks that two
+#       # processes with --generate-only can share), then 8 epochs at 64+16 hidden units (20 min
+#       # on this shared 2-core machine)
+#   .venv/bin/python tools/train_bot.py --games 2000 --epochs 2 --out /tmp/x.py   # a quick try
+#       # (writes /tmp/x.py and /tmp/x.bin: copy them to bgcore/botnet.py and botnet.bin)
 #   .venv/bin/python tools/train_bot.py --dance-readout    # bgcore/dancenet.py for the weights in
 #                                                        # botnet.py (dance positions: below)
 # Examples are cached in .cache/ (the games take longest), so a second run with other network
@@ -348,9 +354,9 @@ def _i16(a):
 
 
 def export(model, path, note):
-    """Write the weights as bgcore.net reads them: the first layer's rows to the .bin file beside
-    `path` (bgcore/botnet.bin for bgcore/botnet.py), the rest to `path`. Returns their size in
-    bytes."""
+    """Write the weights as bgcore.net reads them: the first layer's rows and W2 to the .bin file
+    beside `path` (bgcore/botnet.bin for bgcore/botnet.py), the rest to `path`. Returns their
+    size in bytes."""
     h = model.w1.shape[1]
     w1 = (np.clip(np.round(model.w1[:bnet.ROWS] * bnet.S1), -127, 127) + 128).astype(np.uint8)
     parts = {
@@ -359,22 +365,23 @@ def export(model, path, note):
         "BO": np.round(model.bo * bnet.S_OUT).astype("<i4"),
         "SIGMOID": _i16(np.minimum(32767, 32768 / (1 + np.exp(-np.arange(-64, 65) / 8.0)))),
     }
+    w2 = b""
     if model.hidden2:
-        parts["W2"] = _i16(model.w2.T * 256)                          # hidden2-major
+        w2 = _i16(model.w2.T * 256).tobytes()                         # hidden2-major
         parts["B2"] = np.round(model.b2 * bnet.S_OUT).astype("<i4")
     text = ["# The bot's network weights, written by tools/train_bot.py: do not edit.",
             "# " + note,
-            "# The first layer (%d input rows x HIDDEN, a byte each: weight * %d + 128) is in %s"
-            % (bnet.ROWS, bnet.S1, bnet.W1_FILE),
-            "# beside this file. B1 int16 (* %d); W2 (HIDDEN2 x HIDDEN, * 256) and B2 (int32,"
-            % bnet.S1,
-            "# * 32768) when HIDDEN2 is not 0; WO (6 outputs x the last layer, * 256), BO (int32,",
-            "# * 32768), SIGMOID int16.",
+            "# The first layer (%d input rows x HIDDEN, a byte each: weight * %d + 128), then W2"
+            % (bnet.ROWS, bnet.S1),
+            "# (HIDDEN2 x HIDDEN int16, * 256) are in %s beside this file. B1 int16 (* %d); B2"
+            % (bnet.W1_FILE, bnet.S1),
+            "# (int32, * 32768) when HIDDEN2 is not 0; WO (6 outputs x the last layer, * 256),",
+            "# BO (int32, * 32768), SIGMOID int16.",
             "HIDDEN = %d" % h,
             "HIDDEN2 = %d" % model.hidden2,
             "LEVELS = %d" % bnet.LEVELS,
             "SHOTS = %d" % bnet.SHOTS]
-    size = w1.nbytes
+    size = w1.nbytes + len(w2)
     for name, arr in parts.items():
         data = arr.tobytes()
         size += len(data)
@@ -382,7 +389,7 @@ def export(model, path, note):
     with open(path, "w") as f:
         f.write("\n".join(text) + "\n")
     with open(os.path.join(os.path.dirname(path), bin_name(path)), "wb") as f:
-        f.write(w1.tobytes())
+        f.write(w1.tobytes() + w2)
     return size
 
 
@@ -423,6 +430,28 @@ def dance_features(net, raw):
     top_b = list(net._top(acc))
     h1_b = list(net._h1)
     return top_a + top_b + h1_a + h1_b, outs
+
+
+def dance_features_all(net, raw):
+    """dance_features of many positions (N x 52) at once, in numpy's exact integers."""
+    w1 = np.frombuffer(bytes(net.w1), np.uint8).reshape(bnet.ROWS, net.h).astype(np.int64)
+    w1 = np.vstack([w1, np.zeros((1, net.h), np.int64)])   # the unused row (an empty place)
+    b1 = np.array(net.b1, np.int64)
+    w2 = np.array(net.w2, np.int64).reshape(net.h2, net.h)
+    b2 = np.array(net.b2, np.int64)
+    wo = np.array(net.wo, np.int64).reshape(6, net.h2)
+    bo = np.array(net.bo, np.int64)
+
+    def view(r):
+        idx = encode(r).astype(np.int64)
+        acc = w1[idx].sum(axis=1) - 128 * (idx < bnet.ROWS).sum(axis=1, keepdims=True)
+        h1 = np.clip(acc + b1, 0, bnet.S1)
+        top = np.clip((b2 + h1 @ w2.T) >> 8, 0, bnet.S1)
+        return h1, top, bo[:5] + top @ wo[:5].T
+
+    h1_a, top_a, outs = view(raw)
+    h1_b, top_b, _ = view(np.concatenate([raw[:, 26:], raw[:, :26]], axis=1))
+    return np.hstack([top_a, top_b, h1_a, h1_b]), outs
 
 
 def fit_readout(feats, outs, tgt, lam=1.0):
@@ -472,7 +501,10 @@ def dance_readout(games, seed, cache, out):
         os.makedirs(cache, exist_ok=True)
         np.savez(path, raw=np.frombuffer(b"".join(raws), np.uint8).reshape(-1, 52), tgt=tgt)
     net = bnet.Net()
-    feats, outs = zip(*[dance_features(net, r) for r in raws])
+    feats, outs = dance_features_all(net, np.frombuffer(b"".join(raws), np.uint8).reshape(-1, 52))
+    for i in range(0, len(raws), max(1, len(raws) // 50)):     # the same integers as bgcore
+        f, o = dance_features(net, raws[i])
+        assert list(feats[i]) == f and list(outs[i]) == o, i
     coefs = fit_readout(feats, outs, tgt)
     note = ("Fitted on %d dance positions from %d games (seed %d) in %.0f s."
             % (len(raws), games, seed, time.time() - t0))

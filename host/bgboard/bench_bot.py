@@ -244,8 +244,8 @@ def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1
     w1 = os.path.getsize(net.w1_path())
     size = w1 + sum(len(getattr(botnet, k)) for k in ("B1", "W2", "B2", "WO", "BO", "SIGMOID")
                     if hasattr(botnet, k))
-    print("weights: %d bytes, %d of them the first layer in %s (%d+%d hidden units, %d count "
-          "levels, shot inputs %s)"
+    print("weights: %d bytes, %d of them (the first two layers) in %s (%d+%d hidden units, %d "
+          "count levels, shot inputs %s)"
           % (size, w1, net.W1_FILE, botnet.HIDDEN, botnet.HIDDEN2, botnet.LEVELS,
              "on" if getattr(botnet, "SHOTS", 0) else "off"))
     print("(%.0f s)" % (time.time() - t0))

@@ -3,9 +3,9 @@
 # roll). Inputs are one-hot rows, one per occupied place: (side, point, count level), the bar
 # count and the borne-off count; the hidden layer is the sum of those rows, so a play is scored
 # by adding and removing the few rows it changes (the parent's sum is reused). Weights live in
-# bgcore.botnet, written by tools/train_bot.py; the first layer's rows (most of the bytes) in the
-# file beside it, bgcore/botnet.bin, which MicroPython reads a row at a time (with seek) into a
-# small cache, so the heap holds only the rows a move uses.
+# bgcore.botnet, written by tools/train_bot.py; the first layer's rows (most of the bytes) and the
+# second layer in the file beside it, bgcore/botnet.bin: MicroPython reads the rows one at a time
+# (with seek) into a small cache, so the heap holds only the rows a move uses.
 
 try:
     from micropython import const
@@ -260,7 +260,8 @@ _natives()      # at import, while the heap is unbroken (the compiler's garbage 
                 # between the network's tables)
 
 
-W1_FILE = "botnet.bin"      # the first layer's rows, beside this module: ROWS x HIDDEN bytes
+W1_FILE = "botnet.bin"      # beside this module: the first layer's rows (ROWS x HIDDEN bytes),
+                            # then W2 (HIDDEN2 x HIDDEN int16, little-endian)
 CACHE_SLOTS = const(32)     # rows of it held in memory on MicroPython (a power of two)
 
 
@@ -288,11 +289,18 @@ class Net:
             f = open(w1_path(), "rb")
         except OSError:
             raise OSError("bgcore: the network's first layer %s is missing" % w1_path())
+        n1 = ROWS * self.h
+        n2 = 2 * self.h * self.h2
         size = f.seek(0, 2)
-        if size != ROWS * self.h:
+        if size != n1 + n2:
             f.close()
             raise OSError("bgcore: %s holds %d bytes, not the %d of this network"
-                          % (w1_path(), size, ROWS * self.h))
+                          % (w1_path(), size, n1 + n2))
+        if self.h2:     # W2, int16 little-endian after the rows: read into its array
+            self.w2 = array("h", bytes(n2))      # hidden2-major: unit k's weights at k * HIDDEN
+            f.seek(n1)
+            f.readinto(self.w2)
+            self.b2 = _int32s(wt.B2)
         f.seek(0)
         if cache_slots:
             self._f = f
@@ -301,13 +309,10 @@ class Net:
             self._mv = memoryview(self.w1)
             self._tag = array("h", [-1] * cache_slots)
         else:
-            self.w1 = f.read()
+            self.w1 = f.read(n1)
             f.close()
             self._slots = -1
         self.b1 = _int16s(wt.B1)
-        if self.h2:
-            self.w2 = _int16s(wt.W2)         # hidden2-major: unit k's weights at k * HIDDEN
-            self.b2 = _int32s(wt.B2)
         self.wo = _int16s(wt.WO)             # output-major: output k at k * (last layer size)
         self.bo = _int32s(wt.BO)
         self.sig = _int16s(wt.SIGMOID)
