@@ -81,7 +81,7 @@ def test_refused_keys_change_nothing_and_settings_persist(tmp_path, mpy_lib):
               lib=mpy_lib)
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert "KEY BAR not a menu choice" in out
+    assert "KEY BAR no record here that the laptop pulled and verified" in out
     settings = json.loads((tmp_path / "settings.json").read_text())
     assert (settings["opponent"], settings["mode"], settings["length"], settings["confirm"]) \
         == (3, "match", 7, 1)
@@ -203,6 +203,40 @@ def test_destinations_single_die_and_combined():
     barred = Position.from_board([[0, 0, 0, 0, 2, 2] + [0] * 19, [0] * 12 + [3] + [0] * 11 + [1]])
     opts, _, _ = moves.options(bytearray(barred.raw), barred.plays(6, 3), [])
     assert list(opts) == [25] and sorted(opts[25]) == [16, 22]    # the 6 enters only after
+
+
+def test_every_legal_play_can_be_keyed_step_by_step():
+    """Through a game's worth of rolls (fixed dice), legal plays (up to 20 a roll, spread over
+    its list) keyed in step by step:
+    each step is offered, and the last completes a play leading to the same position. The
+    steps come from the packed list the move view keeps for the roll (moves.pack)."""
+    sys.path.insert(0, str(ROOT / "firmware" / "lib"))
+    import random
+    from bgapp import moves
+    from bgcore import Position
+    rng = random.Random(7)
+    pos = Position.initial()
+    keyed = 0
+    for _ in range(60):
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        plays = pos.plays(d1, d2)
+        packed = moves.pack(plays)
+        for play in list(plays)[::len(plays) // 20 + 1]:
+            raw = bytearray(pos.raw)
+            done = []
+            for s, t in play.moves:
+                opts, complete, _ = moves.options(raw, plays, done, packed)
+                assert t in opts.get(s, {}), (pos.id(), d1, d2, str(play), done)
+                moves.step(raw, s, t)
+                done.append((s, t))
+            _, complete, index = moves.options(raw, plays, done, packed)
+            assert complete is not None and complete.after == play.after and \
+                plays[index] == complete, (pos.id(), str(play))
+            keyed += 1
+        pos = pos.apply(plays[rng.randrange(len(plays))] if plays else None)
+        if pos.is_over():
+            pos = Position.initial()
+    assert keyed > 300
 
 
 # ---- the tutor -------------------------------------------------------------------------------

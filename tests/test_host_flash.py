@@ -117,6 +117,15 @@ def test_flash_a_blank_board_then_only_what_changed(tmp_path):
         assert f.read() == staged
     assert hashlib.sha256(staged).hexdigest() == stamp["profile"]
     assert json.loads(staged)["name"] == "minimal" and json.loads(staged)["hal"] == "virtual"
+    # and the stamp that this profile passed the checks of slot b's own code: the board skips
+    # them at boot (bghal.profile.boot_load)
+    from bgboard import build
+    code = {}
+    for name in build.CHECK_CODE:
+        with fs.open("/fw/b/lib/%s.mpy" % name, "rb") as f:
+            code[name + ".mpy"] = f.read()
+    with fs.open(build.PROFILE_CHECKED, "rb") as f:
+        assert f.read() == build.profile_marker(staged, None, code)
 
 
 def test_power_cuts_during_a_flash_leave_a_board_that_boots(tmp_path, golden_image):  # noqa: F811

@@ -27,7 +27,10 @@ def test_a_short_soak_finds_no_fault(tmp_path, golden_image):
         s.stop()
     assert s.faults == []
     kinds = sum(s.cut_kinds.values())
-    assert kinds >= 10 and len(s.boot_times) == kinds        # HELLO came after every cut
+    # HELLO came after every cut (timed where the soak cut; a cut in the middle of a pull is
+    # followed by the next pull, then HELLO)
+    steps = sum(n for k, n in s.cut_kinds.items() if ":" in k)
+    assert kinds >= 10 and steps >= 2 and len(s.boot_times) == kinds - steps
     assert s.lost == 0 and s.announced_total > 0
     assert s.lines_sent == 200 and s.keys_sent == 200
     assert s.profile == "minimal"                           # both input schemes

@@ -6,9 +6,11 @@ does not depend on the host's load; a real Pico runs code from flash through a c
 With --before REV, the firmware of git revision REV is measured the same way first, and the
 figures are printed side by side (before / after). On one emulated board per firmware, with the
 reference profile:
-- the app: reset to the first LED frame, the CPU share of the idle menu, key press (on the key
-  matrix's GPIOs) to the changed LED frame (at rest, and 100 ms after the last answer), the
-  longest gap between watchdog feeds in a demo game (level 6) and in the pips view;
+- the app: reset to the first LED frame (after installing, after a power cut, and into a game in
+  progress), the CPU share of the idle menu, key press (on the key matrix's GPIOs, from the
+  moment it closes) to the changed LED frame (a menu key at rest and 100 ms after the last
+  answer; a point key putting a checker down in a move), the longest gap between watchdog feeds
+  in a demo game (level 6) and in the pips view;
 - then through the raw REPL with the HAL open (its key scan running): `show`, the HAL's
   background CPU share, each bot level's time per move (both sides, seeded dice) and the lowest
   free heap after a move (collected before each);
@@ -75,26 +77,96 @@ def app_figures(board, say, presses=6):
     say("idle menu: CPU busy %.0f %%" % f["idle_cpu_pct"])
     # a menu key (P13: Jacoby on / off, an even number of times), pressed with the board at rest
     # (a second after its last answer), then presses 100 ms after the last answer (a person
-    # stepping through settings: the board may still be writing the last one to flash)
+    # stepping through settings: the board may still be writing the last one to flash). Each
+    # latency counts from the emulated moment the key closed on the pins.
     for key, rest_ms, what in (("key_ms", 1000, "at rest"), ("key_quick_ms", 100,
                                                              "100 ms after the last answer")):
         lat = []
         for i in range(presses):
             _wait_emulated(board, rest_ms)
-            t = board.stats()["ns"]
-            board.key("P13", hold_ms=80)
+            t = board.press("P13", hold_ms=80)
             lat.append((_frame_after(board, t) - t) / 1e6)
         f[key] = lat
         say("key press -> changed LED frame, %s: median %.1f ms, worst %.1f ms (%d presses)"
             % (what, statistics.median(lat), max(lat), len(lat)))
     # a power cut: the boot of a board that has booted before (the profile checked)
+    f["reboot_ms"] = _power_cut(board, "the first LED frame after a power cut")
+    say("boot to the first LED frame after a power cut: %.0f ms" % f["reboot_ms"])
+    return f
+
+
+def game_figures(board, say):
+    """A point key during a move (step_figures), then a power cut in that game: the boot back
+    into it."""
+    f = step_figures(board, say, presses=4)
+    f["resume_ms"] = _power_cut(board, "the first LED frame after a power cut in a game")
+    say("boot to the first LED frame of a game in progress, after a power cut: %.0f ms"
+        % f["resume_ms"])
+    return f
+
+
+def _power_cut(board, what):
+    """Cut the power (kill -9 of the emulator), boot again: ms to the first LED frame."""
     with board.cond:
         board.frames.clear()
     os.kill(board.node.pid, 9)
-    board.wait(lambda: len(board.frames) > 0, 600, "the first LED frame after a power cut")
-    f["reboot_ms"] = board.frames[0][0] / 1e6
-    say("boot to the first LED frame after a power cut: %.0f ms" % f["reboot_ms"])
-    return f
+    board.wait(lambda: len(board.frames) > 0, 600, what)
+    return board.frames[0][0] / 1e6
+
+
+def _step_keys(st):
+    """The two keys (checker, destination) of a legal step for the side on roll, from STATE."""
+    from bgcore import Position
+    pos = Position.from_id(st["pos"])
+    d = st["dice"]
+    done = [] if st["steps"] == "-" else st["steps"].split(",")
+    turn = int(st["turn"])
+    for play in pos.plays(int(d[0]), int(d[1])):
+        if ["%d/%d" % m for m in play.moves[:len(done)]] == done and len(play.moves) > len(done):
+            return ["BAR" if q == 25 else "OFF" if q == 0 else "P%d" % (q if turn == 0 else 25 - q)
+                    for q in play.moves[len(done)]]
+    return None
+
+
+def step_figures(board, say, presses=4):
+    """A point key during a move: a game of two people (menu P7, then OK), each measured key a
+    checker put down (a STEP for the record), pressed a second after the pick-up's answer."""
+    from bgboard.link import Board
+    with Board(board.link) as b:
+        b.hello(timeout=600)
+    if _state(board.link).get("view") != "menu":
+        _request(board.link, "KEY MENU")
+    for line in ("KEY P7", "KEY OK"):                  # two players, a new game
+        answer = _request(board.link, line)
+        if not answer.startswith("OK KEY"):
+            raise RuntimeError("the board answered %s with %r" % (line, answer))
+    if _state(board.link).get("view") == "menu":       # (asked: abandon the game in progress?)
+        _request(board.link, "KEY OK")
+    lat = []
+    for _ in range(200):
+        if len(lat) >= presses:
+            break
+        st = _state(board.link)
+        keys = None
+        if st.get("wait") == "player" and st.get("phase") == "move" and st.get("complete") != "1":
+            keys = _step_keys(st)
+        if not keys:
+            if st.get("wait") == "player":
+                _request(board.link, "KEY OK")        # roll, or confirm the complete play
+            else:
+                _wait_emulated(board, 200)
+            continue
+        t = board.press(keys[0], hold_ms=80)           # the checker picked up
+        _frame_after(board, t)
+        _wait_emulated(board, 1000)
+        t = board.press(keys[1], hold_ms=80)           # and put down: the step
+        lat.append((_frame_after(board, t) - t) / 1e6)
+        _wait_emulated(board, 300)
+    if len(lat) < presses:
+        raise RuntimeError("the game gave %d steps to time, not %d" % (len(lat), presses))
+    say("point key during a move (a checker put down) -> changed LED frame, at rest: median "
+        "%.1f ms, worst %.1f ms (%d presses)" % (statistics.median(lat), max(lat), len(lat)))
+    return {"step_ms": lat}
 
 
 def feed_figures(board, say):
@@ -194,6 +266,7 @@ def measure(say, levels, games, seed, demo, profile, fw_dir=None):
                     f.update(feed_figures(board, say))
                 except Exception as e:
                     say("watchdog-feed gaps: not measured (%s)" % e)
+            f.update(game_figures(board, say))
         finally:
             board.stop()
     f["unix"] = unix_probe(levels, games, seed, fw_dir)
@@ -212,6 +285,8 @@ def rows(f, levels):
     out = [("reset to the first LED frame, first boot after installing", "%.0f ms" % f["boot_ms"]),
            ("reset to the first LED frame, later boots (after a power cut)",
             "%.0f ms" % f["reboot_ms"]),
+           ("  the same, into a game in progress", "%.0f ms" % f["resume_ms"]
+            if "resume_ms" in f else "-"),
            ("CPU busy in the idle menu", "%.0f %%" % f["idle_cpu_pct"]),
            ("the HAL's background work (key scan), share of the CPU",
             "%.0f %%" % p["hal_cpu_pct"] if p else "-"),
@@ -220,6 +295,9 @@ def rows(f, levels):
            ("  the same, 100 ms after the last answer",
             "%.0f / %.0f ms" % (statistics.median(f["key_quick_ms"]), max(f["key_quick_ms"]))
             if "key_quick_ms" in f else "-"),
+           ("point key putting a checker down in a move -> changed frame",
+            "%.0f / %.0f ms" % (statistics.median(f["step_ms"]), max(f["step_ms"]))
+            if "step_ms" in f else "-"),
            ("show (Panel.encode + NeoPixel.write)",
             "%.1f ms" % (p["show_us"] / 1000) if p else "-")]
     for level in levels if p else ():

@@ -112,3 +112,62 @@ def build(fw_dir=None, work=None):
         loader = paths.FIRMWARE / "loader.py"
     mpy = mpy_version(next(v for k, v in lib.items() if k.endswith(".mpy")))
     return Build(fw_dir, files, loader.read_bytes(), version(fw_dir), mpy)
+
+
+# ---- the checked-profile marker -------------------------------------------------------------
+# A board checks its profile at boot (bghal.profile.check: a quarter of a second on an RP2040)
+# unless /profile.checked holds the stamp of the profile it has and of the code that checks it:
+# the pair last found without a fault. The board writes the stamp after its own check passed;
+# `bgboard flash` and the virtual boards' install write it after running that same check (the
+# firmware tree's own code) on the laptop, so that the first boot skips it too. Any change to
+# the profile or to the checking code changes the stamp, and the board checks again.
+PROFILE_CHECKED = "/profile.checked"
+CHECK_CODE = ("bghal/profile", "bghal/profile_check")   # bghal.profile.CHECK_CODE, under lib/
+
+# run with the firmware tree's library first on the path: its check of the profile (argv[1]) and
+# the stamp of the profile and the checking code as the board holds it (argv[2:])
+_CHECK = """import json, sys
+from bghal import profile
+data = open(sys.argv[1], "rb").read()
+faults = profile.check(profile.loads(data, "profile.json"))
+stamp = profile.stamp_of([data] + [open(p, "rb").read() for p in sys.argv[2:]])
+print(json.dumps({"faults": faults, "stamp": stamp.decode()}))
+"""
+
+
+def profile_marker(profile, fw_dir=None, lib_files=None):
+    """The /profile.checked a board gets with PROFILE (bytes) and the firmware tree FW_DIR (its
+    library installed as LIB_FILES, {path under lib/: bytes}; the .py sources when None):
+    the stamp (bghal.profile.stamp_of) when the tree's own check finds no fault in the profile,
+    else None (the board then checks it at boot and says what is wrong)."""
+    import os
+    import sys
+    import tempfile
+    lib = Path(fw_dir or paths.FIRMWARE) / "lib"
+    code = []
+    for name in CHECK_CODE:
+        data = None
+        for ext in (".mpy", ".py"):
+            if lib_files is not None and name + ext in lib_files:
+                data = lib_files[name + ext]
+                break
+        if data is None:
+            if lib_files is not None or not (lib / (name + ".py")).exists():
+                return None
+            data = (lib / (name + ".py")).read_bytes()
+        code.append(data)
+    with tempfile.TemporaryDirectory() as tmp:
+        files = []
+        for i, data in enumerate([profile] + code):
+            files.append(Path(tmp) / ("part%d" % i))
+            files[-1].write_bytes(data)
+        r = subprocess.run([sys.executable, "-c", _CHECK] + [str(f) for f in files],
+                           capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONPATH=str(lib)))
+    try:
+        got = json.loads(r.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return None
+    if r.returncode or got["faults"]:
+        return None
+    return got["stamp"].encode()

@@ -7,6 +7,7 @@
 //                 F LED frame: float64 emulated ns + the strip bytes as sent (GRB, strip order)
 //                 O OLED frame: float64 ns + the SSD1306's 128x64 memory (page by page)
 //                 Z JSON stats (answer to Z)                  R JSON reset (the watchdog fired)
+//                 P float64 emulated ns at which a key message took effect on the pins
 //   from the host S serial bytes to the board     K JSON key {"row", "col", "down"[, "hold_ms"]}
 //                 Z ask for the stats ("reset": then forget the longest feed gap)    Q quit
 //
@@ -176,6 +177,7 @@ function key(msg) {
   if (msg.down) pressed.set(k, msg.hold_ms ? clock.nanos + msg.hold_ms * 1e6 : Infinity);
   else pressed.delete(k);
   updateInputs();
+  emitTimed('P', clock.nanos, []);
 }
 function releaseDue() {
   let changed = false;

@@ -129,13 +129,7 @@ def install(image, profile="reference", fw_dir=None):
             vboard.open_image(image)
         except Exception:           # erased or unreadable: a blank board
             image.unlink()
-    n = vboard.install(image, profile, fw_dir=fw_dir)
-    data = json.loads(paths.profile_path(profile).read_text())
-    fs = vboard.open_image(image)
-    with fs.open("/profile.json", "wb") as f:
-        f.write((json.dumps(data, indent=1) + "\n").encode())
-    vboard.save_image(fs, image)
-    return n
+    return vboard.install(image, profile, fw_dir=fw_dir, target="rp2040")
 
 
 def image_profile(image):
@@ -186,6 +180,7 @@ class ChipBoard:
         self.oled = deque(maxlen=200)         # (emulated ns, display memory)
         self.boots = 0
         self.resets = []                      # what reset the chip: "power cut", "watchdog"...
+        self.pressed = []                     # emulated ns at which each key() reached the pins
         self.serial_out = bytearray()         # everything the board wrote (tests read it)
         self.cond = threading.Condition()
         self.stopping = False
@@ -280,6 +275,8 @@ class ChipBoard:
                 self.oled.append((_ns(body), bytes(body[8:])))
             elif kind == b"Z":
                 self._stats = json.loads(body)
+            elif kind == b"P":
+                self.pressed.append(_ns(body))
             elif kind == b"R":
                 self.resets.append(json.loads(body)["reason"])
             self.cond.notify_all()
@@ -422,6 +419,15 @@ class ChipBoard:
         if hold_ms:
             msg["hold_ms"] = hold_ms
         self._send("K", json.dumps(msg))
+
+    def press(self, name, hold_ms=80, timeout=60):
+        """Press key `name` for hold_ms (emulated) and return the emulated ns at which it closed
+        on the pins (the latency figures count from there)."""
+        with self.cond:
+            n = len(self.pressed)
+        self.key(name, hold_ms=hold_ms)
+        self.wait(lambda: len(self.pressed) > n, timeout, "the key press on the pins")
+        return self.pressed[n]
 
 
 def _ns(body):

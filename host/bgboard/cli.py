@@ -20,6 +20,10 @@ def _bench(args):
         from bgboard.bench_chip import run
         return run(levels=tuple(args.levels or (6,)), seed=args.seed, demo=not args.no_demo,
                    before=args.before)
+    if args.what == "resume":
+        from bgboard.bench_resume import run
+        return run(games=args.games or 30, seed=args.seed if args.seed is not None else 30,
+                   before=args.before, on_chip=not args.no_chip)
     if args.what == "tutor":
         from bgboard.bench_tutor import run
         return run(turns=args.turns, think_ms=args.think, gap_ms=args.gap, seed=args.seed,
@@ -422,6 +426,15 @@ def build_parser():
     bc.add_argument("--no-demo", action="store_true",
                     help="skip the demo game (the watchdog-feed gaps)")
     bc.add_argument("--before", metavar="REV", help="also measure the firmware of git revision "
+                    "REV, printed beside this tree's (before / after)")
+    bz = benchmark("resume", "a long record and a full flash on the board: the resume's time "
+                   "and watchdog-feed gaps, littlefs's operations, the boot after a power cut "
+                   "(unix port and emulated RP2040)")
+    bz.add_argument("--games", type=int, metavar="N",
+                    help="games in the money session resumed (default 30)")
+    bz.add_argument("--seed", type=int, metavar="S", help="the session's dice and bots (default 30)")
+    bz.add_argument("--no-chip", action="store_true", help="the unix port only")
+    bz.add_argument("--before", metavar="REV", help="also measure the firmware of git revision "
                     "REV, printed beside this tree's (before / after)")
     bd = benchmark("leaderboard", "ranked submissions the leaderboard server verifies per second")
     bd.add_argument("--games", type=int, metavar="N",

@@ -10,8 +10,9 @@ slot's is copied on the board itself, and the room it needs must be free. The Fl
 carries the plan out: every file of the staged slot is hashed on the board and compared, the
 board profile is staged in the slot beside the firmware (profile.json), then the version stamp
 (version.json: version, commit, the file list) is written and the slot switched on by renaming
-/fw/active (atomic on littlefs); the slot's profile then becomes /profile.json. The board is
-reset and must answer HELLO. Until the rename, the previous firmware is what boots."""
+/fw/active (atomic on littlefs); the slot's profile then becomes /profile.json, with the marker
+that it passed the firmware's checks (build.profile_marker: the board then skips them at boot).
+The board is reset and must answer HELLO. Until the rename, the previous firmware is what boots."""
 
 import contextlib
 import datetime
@@ -24,7 +25,8 @@ import time
 from pathlib import Path
 
 from bgboard import paths
-from bgboard.build import BuildError, build, mpy_version, profile_file  # noqa: F401 (mpy_version)
+from bgboard.build import (BuildError, build, mpy_version, profile_file,  # noqa: F401 (mpy_version)
+                           profile_marker, PROFILE_CHECKED)
 from bgboard.devices import find_port
 from bgboard.link import Board, LinkError, NoBoard, PortBusy, open_port
 from bgboard.progress import Progress
@@ -463,6 +465,11 @@ class Flasher:
             self.exec("import os\nos.rename('/main.py.new', '/main.py')")
         if not p.profile_installed:
             self.install_profile(base + SLOT_PROFILE)
+        # the profile checked here by the firmware's own code: its first boot need not
+        marker = profile_marker(p.profile, fw.fw_dir, {k[4:]: v for k, v in fw.files.items()
+                                                      if k.startswith("lib/")})
+        if marker:
+            self.put_checked(PROFILE_CHECKED, marker)
         if p.flat_lib:
             # the library of a board installed without slots: no longer used
             self.exec(_RMTREE + "_rm('/lib')\n", timeout=120)

@@ -3,7 +3,8 @@ A record counts only once its bytes hash to the sha256 the board gives; until th
 NAME.part file beside where it belongs, and the next GET starts at its length, so a pull broken
 by a disconnect goes on where it stopped (within the same run after a reconnect, or on the next
 run). `--delete` removes a record from the board only after the local file, read back from disk,
-matches the board's sha256."""
+matches the board's sha256; without it, each such record is marked pulled on the board (PULLED),
+which may then delete it when its flash runs low (BAR in the board's menu)."""
 
 import os
 import sys
@@ -87,6 +88,7 @@ class Puller:
         self.pulled = []          # (name, local path) verified in this run
         self.kept = []            # already in the folder (verified by sha256)
         self.deleted = []
+        self.marked = []          # marked pulled on the board (PULLED), when not deleted
         self.refused = []         # why a record was not taken (its name, its size)
 
     def connect(self, patient=False):
@@ -98,7 +100,7 @@ class Puller:
                 if self.board:
                     self.board.close()
                     self.board = None
-                self.board = Board(self.port)
+                self.board = self.open_board(self.port)
                 info = self.board.hello()
                 if self.info and info.get("board") != self.info.get("board"):
                     raise LinkError("a different board (%s) answered on %s after the reconnect"
@@ -109,6 +111,9 @@ class Puller:
                 if time.monotonic() > deadline or "different board" in str(e):
                     raise
                 time.sleep(0.5)
+
+    def open_board(self, port):
+        return Board(port)
 
     def folder(self):
         if self.out:
@@ -223,14 +228,18 @@ class Puller:
             self.pulled.append((name, dest, digest))
         if todo:
             bar.finish(self.rate_note())
-        if self.delete:
-            for name, dest, digest in self.kept + self.pulled:
-                # read the local copy back from disk: only a verified copy lets the board's go
-                if archive.sha256_file(dest) != digest:
-                    raise LinkError("%s: the local copy %s does not match the board's sha256; "
-                                    "not deleted from the board" % (name, dest))
+        marked = getattr(self.board, "marked", set())
+        for name, dest, digest in self.kept + self.pulled:
+            # read the local copy back from disk: only a verified copy lets the board's go
+            if archive.sha256_file(dest) != digest:
+                raise LinkError("%s: the local copy %s does not match the board's sha256; "
+                                "not %s on the board" % (
+                                    name, dest, "deleted" if self.delete else "marked pulled"))
+            if self.delete:
                 self.board.delete(name)
                 self.deleted.append(name)
+            elif name not in marked and self.board.pulled(name, digest):
+                self.marked.append(name)      # the board may delete it when its flash is full
         self.board.close()
         for name in busy:
             _say("%s is being written (a game in progress): it is pulled once it is finished"
@@ -256,7 +265,9 @@ def run_pull(port=None, out=None, delete=False):
         _say("bgboard logs pull: %s" % e)
         return 1
     print("%d record(s) pulled (%d bytes received), %d already there, %d deleted from the "
-          "board; in %s" % (len(p.pulled), p.bytes, len(p.kept), len(p.deleted), folder))
+          "board%s; in %s" % (len(p.pulled), p.bytes, len(p.kept), len(p.deleted),
+                              ", %d marked pulled on it" % len(p.marked) if p.marked else "",
+                              folder))
     for name, dest, _ in p.pulled:
         print("  %s -> %s" % (name, dest))
     for why in p.refused:

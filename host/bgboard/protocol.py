@@ -298,12 +298,15 @@ class Client:
             raise Flooded("the board on %s lists %s records, more than its flash can hold (%d)"
                           % (self.name, w[1][:20], LOGS_MAX))
         out = {}
+        self.marked = set()       # the records the board says are marked pulled (PULLED)
         for _ in range(int(w[1])):
             line = self.body_line()
             p = line.split()
             if len(p) < 4 or p[0] != "LOG" or not p[2].isdigit() or len(p[3]) != 64:
                 raise Garbled("unexpected LOGS line: %r" % line[:80])
             out[p[1]] = (int(p[2]), p[3], "open" in p[4:])
+            if "pulled" in p[4:]:
+                self.marked.add(p[1])
         return out
 
     def get(self, name, offset=0, sink=None, progress=None):
@@ -347,6 +350,13 @@ class Client:
                 sink and sink(pending)
                 progress and progress(end, size)
             at, pending = end, chunk
+
+    def pulled(self, name, digest):
+        """Mark record NAME as pulled and verified (its sha256 DIGEST): the board may then
+        delete it when its flash runs low. True when marked; False when the board did not
+        (its record differs now, or its firmware has no PULLED)."""
+        ans = self.request("PULLED %s %s" % (name, digest))
+        return ans == "OK PULLED %s" % name
 
     def delete(self, name):
         ans = self.request("DEL %s" % name)

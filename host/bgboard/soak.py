@@ -1,19 +1,22 @@
 """`bgboard soak`: years of a family table in an hour, against a virtual board (the real firmware
 on MicroPython's unix port, a real littlefs image; bgboard.vboard). Power cuts (kill -9 of the
-board's MicroPython) at random instants and at named moments (a pull, a settings write, a DEL, a
-demo writing its record, the boot itself), garbage lines on the serial port, random key presses
+board's MicroPython) at random instants and at named moments (a settings write, a DEL, a demo
+writing its record, the boot itself, and each named step of the host's own pull and flash:
+bgboard.soak_steps), garbage lines on the serial port, random key presses
 through whole games in every mode and with both input schemes, and a flash filled with records
 until the board refuses new ones, pulled with --delete, then played on. After every cut the
 board must answer HELLO, resume the game in progress at the last event on flash (never before
 the last `!EV` it announced), and every record must still replay, closed ones unchanged. At the
 end every record is pulled and verified by replay (`bgboard verify`'s code), and each finished
-one exported. Prints figures; exits 1 with the faults found, one line each."""
+one exported; a sample of the exports is loaded into GNU Backgammon (gnubg -q -t). Prints
+figures; exits 1 with the faults found, one line each."""
 
 import binascii
 import hashlib
 import json
 import os
 import random
+import re
 import signal
 import statistics
 import subprocess
@@ -24,7 +27,7 @@ import time
 from pathlib import Path
 
 from bgcore import Position
-from bgboard import protocol, vboard
+from bgboard import protocol, soak_steps, vboard
 from bgboard.transport import SerialTransport
 
 WATCHDOG_SCALE = 200        # an RP2040 runs this firmware about 200x slower than the unix port
@@ -175,6 +178,16 @@ class Soak:
         self.probe_lines = 0
         self.reporting = True     # print the figures at the end (not when one of several boards)
         self.verified = None
+        # the pulls cut at their named steps pull into a laptop's archive; a GET cut with every
+        # record already there takes another laptop (a new folder), which fetches them all
+        self.archives = self.out / "archive"
+        self.laptops = 1
+        self.archive = self.archives / "laptop1"
+        self.archived_ok = set()  # sha256 of the records found whole there
+        self.variants = None      # firmware builds flashed by the cuts at a flash's steps
+        self.step_log = []        # (kind, where exactly) of each cut at a named step
+        self.flash_boots = {}     # "old"/"new": the firmware a board booted after a flash cut
+        self.gnubg = None         # exports loaded into GNU Backgammon: {"loaded", "failed"}
 
     # ---- the board -----------------------------------------------------------------------------
     def start(self, profile="reference"):
@@ -641,6 +654,189 @@ class Soak:
         time.sleep(self.rng.uniform(0, 1.5))
         self.cut_now("demo")
 
+    # ---- cuts at the named steps of a pull and of a flash (bgboard.soak_steps) -------------------
+    def cut_named(self, kind):
+        """A cut of KIND: `pull:STEP` and `flash:STEP` at a named step of the host's own pull
+        or flash, the others by the soak's own requests (cut_KIND)."""
+        if ":" not in kind:
+            return getattr(self, "cut_" + kind)()
+        job, step = kind.split(":")
+        return self.cut_pull_step(step) if job == "pull" else self.cut_flash_step(step)
+
+    def _cut_at_step(self):
+        self.step_cut_at = self.cut()
+
+    def _reconnect(self):
+        self.c = Watcher(SerialTransport(str(self.link), 0.05), self)
+        self.boot(time.monotonic())
+
+    def cut_pull_step(self, step, go_on=None):
+        """`bgboard logs pull` (its own code) cut when it reaches STEP (LOGS, GET, DEL); then
+        the next pull, uncut: every record the board listed as closed must be in the archive
+        once, whole, and (with --delete) gone from the board."""
+        listing = self.c.logs()
+        closed = {n: d for n, (size, d, is_open) in listing.items() if not is_open}
+        record = None
+        if step == "GET":
+            todo = [n for n in sorted(closed) if listing[n][0] > 96
+                    and not self._archived(n, closed[n])]
+            if not todo and any(listing[n][0] > 96 for n in closed):
+                self.laptops += 1
+                self.archive = self.archives / ("laptop%d" % self.laptops)
+                todo = [n for n in sorted(closed) if listing[n][0] > 96]
+            if not todo:
+                step = "LOGS"           # nothing left to fetch: cut the listing instead
+            else:
+                record = self.rng.choice(todo)
+        if step == "DEL" and not closed:
+            step = "LOGS"
+        delete = step == "DEL"
+        if delete:
+            self.deleted.update(closed)         # each may go: the pull verified it first
+        kind = "pull:" + step
+        self.c.close()
+        self.c = None
+        wire = soak_steps.Tripwire(step, self._cut_at_step, self.rng, record=record,
+                                   deletes=len(closed))
+        if go_on is not None:
+            wire.go_on = go_on
+        p = soak_steps.CutPuller(self.link, self.archive, delete, wire)
+        failed = None
+        try:
+            p.run()
+        except soak_steps.PowerCut:
+            pass
+        except protocol.LinkError as e:
+            failed = e
+        finally:
+            if p.board:
+                p.board.close()
+        if wire.fired:
+            self.cuts_note(kind, wire.what)
+        elif failed is not None:
+            self.fault("the pull failed before its cut at %s: %s" % (step, failed))
+        # the next pull, uncut
+        p2 = soak_steps.CutPuller(self.link, self.archive, delete)
+        try:
+            p2.run()
+        except protocol.LinkError as e:
+            self.fault("the pull after a cut at %s (%s) failed: %s" % (step, wire.what, e))
+        finally:
+            if p2.board:
+                p2.board.close()
+        self._reconnect()
+        self.check_archive(closed, " (after a cut at pull:%s, %s)" % (step, wire.what))
+        if delete:
+            now = self.c.logs()
+            kept = sorted(n for n in closed if n in now)
+            if kept:
+                self.fault("pull --delete after a cut at DEL left %s on the board" % kept)
+        if not wire.fired:
+            self.cut_random()
+        else:
+            self.check(" (cut %d, %s: %s)" % (self.cuts, kind, wire.what))
+
+    def _archived(self, name, digest):
+        from bgboard import archive
+        try:
+            return archive.place_for(self.archive, name, digest)[1]
+        except Exception:
+            return False
+
+    def check_archive(self, closed, note):
+        """Each record of CLOSED ({name: sha256}) in the archive exactly once and whole (it
+        replays); no partial file left."""
+        by_digest = {}
+        from bgboard import archive
+        for path in sorted(self.archive.rglob("*")):
+            if path.name.endswith(".part"):
+                self.fault("a partial file %s was left%s" % (path.name, note))
+            elif path.is_file():
+                by_digest.setdefault(archive.sha256_file(path), []).append(path)
+        for name, digest in sorted(closed.items()):
+            paths = by_digest.get(digest, [])
+            if len(paths) != 1:
+                self.fault("%s is %d times in the archive%s" % (name, len(paths), note))
+                continue
+            if digest in self.archived_ok:
+                continue
+            try:
+                replay_text(paths[0].read_text())
+                self.archived_ok.add(digest)
+            except Exception as e:
+                self.fault("%s arrived in the archive but does not replay%s: %s"
+                           % (name, note, e))
+
+    def cut_flash_step(self, step):
+        """`bgboard flash` (its own code) of a new build, cut when it reaches STEP (see
+        bgboard.soak_steps); the board must then boot the old firmware before the switch,
+        the new one after it (or either, when the loader itself was still to be installed),
+        with its profile and records."""
+        if self.variants is None:
+            self.variants = soak_steps.Variants(self.work / "variants", self.rng)
+            self.flash_whole()
+        old = self.c.info.get("fw")
+        fw = self.variants.next(old)
+        self.c.close()
+        self.c = None
+        f = soak_steps.CutFlasher(str(self.link), fw, step, self._cut_at_step, self.rng)
+        outcome = None
+        try:
+            outcome = f.run()
+        except soak_steps.PowerCut:
+            pass
+        except protocol.LinkError as e:     # FlashError is one
+            self.fault("the flash failed before its cut at %s: %s" % (step, e))
+        kind = "flash:" + f.step
+        if f.wire.fired:
+            self.cuts_note(kind, f.wire.what)
+        else:
+            # not cut (nothing to do, or the flash failed): the board restarted by the flash
+            self.say("flash not cut at %s: %s" % (step, outcome))
+        self._reconnect()
+        now = self.c.info.get("fw")
+        if f.wire.fired:
+            before = f.step in ("send", "copy", "stamp", "switch")
+            if now not in (old, fw.version):
+                self.fault("after a cut at flash:%s the board runs fw %s, neither the old %s "
+                           "nor the new %s" % (f.step, now, old, fw.version))
+            elif before and now != old:
+                self.fault("a cut before the switch (flash:%s) booted the new firmware %s"
+                           % (f.step, now))
+            elif not before and f.plan.loader is None and now != fw.version:
+                self.fault("a cut after the switch booted the old firmware %s, not %s"
+                           % (now, fw.version))
+            which = "old" if now == old else "new"
+            self.flash_boots[which] = self.flash_boots.get(which, 0) + 1
+        if self.c.info.get("profile") != self.profile:
+            self.fault("after a cut at flash:%s the board has profile %s, not %s"
+                       % (f.step, self.c.info.get("profile"), self.profile))
+        if f.wire.fired:
+            self.check(" (cut %d, %s: %s)" % (self.cuts, kind, f.wire.what))
+        else:
+            self.cut_random()
+
+    def flash_whole(self):
+        """The board flashed (uncut) with a firmware build in slots and its loader, as
+        `bgboard flash` leaves a board (a virtual board is installed without them)."""
+        fw = self.variants.next()
+        self.c.close()
+        self.c = None
+        f = soak_steps.CutFlasher(str(self.link), fw, None, self._cut_at_step, self.rng)
+        try:
+            f.run()
+        except protocol.LinkError as e:
+            self.fault("the flash of %s failed: %s" % (fw.version, e))
+        self._reconnect()
+        if self.c.info.get("fw") != fw.version:
+            self.fault("after its flash the board runs fw %s, not %s"
+                       % (self.c.info.get("fw"), fw.version))
+        self.check(" (after the flash of %s)" % fw.version)
+
+    def cuts_note(self, kind, what):
+        self.cut_kinds[kind] = self.cut_kinds.get(kind, 0) + 1
+        self.step_log.append((kind, what))
+
     # ---- records: pulled and verified -----------------------------------------------------------
     def pull_all(self):
         """Every record on the board into the out folder, checked against the board's sha256."""
@@ -662,7 +858,16 @@ class Soak:
         from bgboard import chouette, games
         out = {"records": 0, "verified": 0, "games": 0, "finished": 0, "exported": 0,
                "modes": {}, "torn": 0}
-        for path in sorted(self.out.glob("*.bgr")):
+        exports = []                    # (record, export's text, format) for gnubg
+        paths = sorted(self.out.glob("*.bgr"))
+        from bgboard import archive
+        seen = {archive.sha256_file(p) for p in paths}
+        for path in sorted(self.archives.rglob("*.bgr")):   # pulled and deleted from the board
+            digest = archive.sha256_file(path)
+            if digest not in seen:
+                seen.add(digest)
+                paths.append(path)
+        for path in paths:
             out["records"] += 1
             try:
                 if chouette.is_chouette_file(path):
@@ -696,11 +901,40 @@ class Soak:
             if finished and mode != "chouette":
                 try:
                     ld = games.load(path)
-                    games.to_sgf(ld)
+                    sgf = games.to_sgf(ld)
+                    if games.mat_refusal(ld):
+                        exports.append((path, ld, sgf, "sgf"))
+                    else:
+                        exports.append((path, ld, games.to_mat(ld), "mat"))
                     out["exported"] += 1
                 except Exception as e:
                     self.fault("%s does not export: %s" % (path.name, e))
+        self.gnubg_load(exports)
         return out
+
+    def gnubg_load(self, exports):
+        """A sample of the exports (at most GNUBG_SAMPLE, all of them when fewer) loaded into
+        GNU Backgammon (Debian's gnubg, headless): each must load without a warning and show
+        the record's score."""
+        from bgboard import paths
+        try:
+            tool = paths.tool("gnubg")
+        except paths.ToolMissing as e:
+            self.say("exports not loaded into gnubg: %s" % e)
+            return
+        sample = exports if len(exports) <= GNUBG_SAMPLE else \
+            random.Random(self.seed).sample(exports, GNUBG_SAMPLE)
+        g = self.gnubg = {"loaded": 0, "failed": 0, "mat": 0, "sgf": 0}
+        folder = self.work / "gnubg"
+        (folder / "home").mkdir(parents=True, exist_ok=True)
+        for path, ld, text, fmt in sample:
+            why = gnubg_check(tool, folder, path.stem, text, fmt, ld.replay.match.score)
+            g[fmt] += 1
+            if why:
+                g["failed"] += 1
+                self.fault("%s's .%s export in gnubg: %s" % (path.name, fmt, why))
+            else:
+                g["loaded"] += 1
 
     # ---- years of games: the flash filled, pulled with --delete, played on ---------------------
     def fill_flash(self):
@@ -793,13 +1027,17 @@ class Soak:
         return self.deadline is not None and time.monotonic() > self.deadline
 
     # ---- the whole soak -----------------------------------------------------------------------
-    def run(self):
-        t0 = time.monotonic()
+    def begin(self):
+        """The board started and its records known (what every later check compares with)."""
         self.current = None
         self.sums_open = {}
         self.where, self.base_len, self.last_rec = {}, {}, None
         self.start("reference")
         self.check(" (at the start)")
+
+    def run(self):
+        t0 = time.monotonic()
+        self.begin()
         probe = self.probe_lines = min(2000, self.n_lines // 10)
         self.heap_probe(probe)
         if self.fill:
@@ -813,7 +1051,7 @@ class Soak:
             self.phase = "soak"
         total = self.n_lines - 2 * probe + self.n_keys
         cut_at = sorted(self.rng.randrange(max(1, total)) for _ in range(self.n_cuts))
-        kinds = (["pull", "settings", "del", "demo", "boot"] * (self.n_cuts // 10 + 1))
+        kinds = list(NAMED_CUTS) * (self.n_cuts // (2 * len(NAMED_CUTS)) + 1)
         lines_left, keys_left = self.n_lines - 2 * probe, self.n_keys
         done = 0
         ci = 0
@@ -824,7 +1062,7 @@ class Soak:
                 while ci < len(cut_at) and cut_at[ci] <= done:
                     ci += 1
                     if ci % 2 == 0 and kinds:
-                        getattr(self, "cut_" + kinds.pop(0))()
+                        self.cut_named(kinds.pop(0))
                     else:
                         self.cut_random()
                 if not switched and done >= total // 2 and total:
@@ -922,6 +1160,17 @@ class Soak:
           "%d records exported; finished by mode: %s"
           % (v["records"], v["verified"], v["torn"], v["finished"], v["exported"],
              ", ".join("%s %d" % kv for kv in sorted(v["modes"].items()))))
+        named = sorted(k for k in self.cut_kinds if ":" in k)
+        p("cuts at named steps: %s; after a flash cut the board booted the old firmware %d "
+          "times, the new %d" % (", ".join("%s %d" % (k, self.cut_kinds[k]) for k in named)
+                                 or "none", self.flash_boots.get("old", 0),
+                                 self.flash_boots.get("new", 0)))
+        g = self.gnubg
+        if g is not None:
+            p("exports loaded into gnubg: %d (%d .mat, %d .sgf), %d failed"
+              % (g["loaded"] + g["failed"], g["mat"], g["sgf"], g["failed"]))
+        else:
+            p("exports loaded into gnubg: none (gnubg missing or nothing finished)")
         if self.fill_note:
             p("years of games: %s" % self.fill_note)
         p("longest gap between watchdog feeds: %.1f ms of CPU on the unix port, x%d = %.2f s "
@@ -939,6 +1188,39 @@ class Soak:
                 p("  " + f)
         else:
             p("no faults")
+
+
+# the soak's cuts at named moments, taken in turn (every other cut; the rest at random instants)
+NAMED_CUTS = ("pull:GET", "settings", "pull:LOGS", "demo", "pull:DEL", "flash:send", "boot",
+              "flash:copy", "del", "flash:stamp", "pull", "flash:switch", "flash:switched")
+GNUBG_SAMPLE = 60           # exports loaded into gnubg at the end of a soak (a sample)
+
+
+def gnubg_check(tool, folder, stem, text, fmt, score):
+    """Load one export (TEXT, a .mat or .sgf) into gnubg -q -t (HOME in FOLDER/home): None when
+    it loads without a warning and shows SCORE, else what went wrong in one line."""
+    f = folder / ("%s.%s" % (stem, fmt))
+    f.write_text(text)
+    cmd = ("import mat %s" if fmt == "mat" else "load match %s") % f
+    try:
+        r = subprocess.run([tool, "-q", "-t"], input="set threads 1\n%s\nshow score\n" % cmd,
+                           text=True, capture_output=True, timeout=300,
+                           env=dict(os.environ, HOME=str(folder / "home")))
+    except subprocess.TimeoutExpired:
+        return "gnubg did not finish within 300 s"
+    out = r.stdout + r.stderr
+    warn = [ln for ln in out.splitlines() if "WARNING" in ln.upper() and "WARRANTY" not in
+            ln.upper()]
+    if warn:
+        return warn[0].strip()[:200]
+    found = re.findall(r"The score \(after \d+ games?\) is: .* (-?\d+), .* (-?\d+) \(", out)
+    if not found:
+        return "gnubg shows no score (%s)" % out.strip().splitlines()[-1][:200] \
+            if out.strip() else "gnubg printed nothing"
+    got = [int(found[-1][0]), int(found[-1][1])]
+    if got != list(score):
+        return "gnubg shows the score %s, the record %s" % (got, list(score))
+    return None
 
 
 ROOM_GAME_KB = 16           # the board's floor for a new game (bgapp.room.ROOM_GAME)
@@ -1006,6 +1288,14 @@ def merged(soaks):
         for k, v in o.gaps.items():
             m.gaps[k] = max(m.gaps.get(k, 0), v)
         m.fill_note = m.fill_note or o.fill_note
+        for kk, n in o.flash_boots.items():
+            m.flash_boots[kk] = m.flash_boots.get(kk, 0) + n
+        if o.gnubg is not None:
+            if m.gnubg is None:
+                m.gnubg = dict(o.gnubg)
+            else:
+                for kk, n in o.gnubg.items():
+                    m.gnubg[kk] += n
         v, ov = m.verified, o.verified
         for k in ("records", "verified", "games", "finished", "exported", "torn"):
             v[k] += ov[k]

@@ -182,10 +182,12 @@ def list_files(image, top="/"):
     return sorted(out)
 
 
-def install(image, profile="reference", compiled=True, fw_dir=None):
+def install(image, profile="reference", compiled=True, fw_dir=None, target="unix"):
     """Put the firmware on an image, as `bgboard flash` would: /main.py, /lib (compiled to .mpy
-    with mpy-cross unless compiled=False) and /profile.json. /data (records, settings) is kept.
-    `fw_dir`: another firmware tree than this repository's (bench chip --before).
+    with mpy-cross unless compiled=False), /profile.json (for a board of `target`: "unix" plays
+    the hardware with the virtual HAL) and, when the profile passes its checks, the marker that
+    spares the board checking it at boot (build.profile_marker). /data (records, settings) is
+    kept. `fw_dir`: another firmware tree than this repository's (bench chip --before).
     Creates the image when missing. Returns the number of files written. Refused (InUse) while
     another virtual board runs on the image."""
     image = Path(image)
@@ -198,15 +200,23 @@ def install(image, profile="reference", compiled=True, fw_dir=None):
         raise SystemExit("bgboard vboard: %s" % e)
     fs = open_image(image)
     fw = Path(fw_dir or paths.FIRMWARE)
-    files = [("/main.py", (fw / "main.py").read_bytes()),
-             ("/profile.json", build.profile_file(json.loads(prof.read_text()), "unix"))]
+    profile_bytes = build.profile_file(json.loads(prof.read_text()), target)
+    files = [("/main.py", (fw / "main.py").read_bytes()), ("/profile.json", profile_bytes)]
     if compiled:
         with tempfile.TemporaryDirectory() as tmp:
             lib = build.compile_lib(tmp, fw / "lib")
-        files += [("/lib/" + name, code) for name, code in lib.items()]
     else:
-        files += [("/lib/" + src.relative_to(fw / "lib").as_posix(), src.read_bytes())
-                  for src in sorted((fw / "lib").rglob("*.py")) + build.data_files(fw / "lib")]
+        lib = {src.relative_to(fw / "lib").as_posix(): src.read_bytes()
+               for src in sorted((fw / "lib").rglob("*.py")) + build.data_files(fw / "lib")}
+    files += [("/lib/" + name, code) for name, code in lib.items()]
+    marker = build.profile_marker(profile_bytes, fw, lib)
+    if marker:
+        files.append((build.PROFILE_CHECKED, marker))
+    else:
+        try:
+            fs.remove(build.PROFILE_CHECKED)
+        except Exception:
+            pass
     # remove stale library files (a .py left beside a fresh .mpy would shadow it)
     try:
         old = [p for p in list_files_fs(fs, "/lib")]

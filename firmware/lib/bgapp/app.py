@@ -50,12 +50,6 @@ from bgapp.journal import Journal, WriteFailed
 from bgapp.link import Link
 from bgapp.input import Input
 from bgapp import game, render
-from bgapp.view_roll import RollView
-from bgapp.view_move import MoveView
-from bgapp.view_cube import CubeView
-from bgapp.view_bot import BotView
-from bgapp.view_anim import AnimView
-from bgapp.view_over import OverView
 
 _FRAME_MS = const(100)     # WATCH: at most ten LED frames a second
 
@@ -79,15 +73,11 @@ class App:
         self.bots = {}
         self.bot(6)               # load the network now, while the heap is in one piece
         self.game = None          # the game in progress (bgapp.game.Game), None: none
-        self.roll = RollView(self)
-        self.move = MoveView(self)
-        self.cube = CubeView(self)
-        self.bot_turn = BotView(self)
-        self.anim = AnimView(self)
-        self.over = OverView(self)
+        self.over = None          # the game's views (game_views): roll, move, cube, bot_turn,
+                                  # anim, over
         self.demo = None          # the DEMO view while a demo runs
         self.view = None          # type: game.View  # the active view
-        self.play = self.over     # type: game.View  # the game's view (unless menu or pips is active)
+        self.play = None          # type: game.View  # the game's view (unless menu or pips is active)
         self.pending = None       # the timer: (function, due ticks)
         self.naming = None        # the name entry after a ranked win (view_name), while due
         self.confirm = ""         # a key pressed once to unrank a ranked game, to press again
@@ -101,9 +91,30 @@ class App:
         self.note = self.journal.settings_note or ""
         b = self.journal.settings["bright"]
         self.bright = b if b >= 0 else self.profile["brightness"]["default"]
-        self.resume()
+        if self.journal.settings["current"]:
+            self.game_views()
+            self.resume()
         if not self.game:
-            self.to_menu()
+            self.to_menu()          # (the game's views load once it is lit: run)
+
+    def game_views(self):
+        """Load the views that play a game (at power-up the menu is lit before they load)."""
+        if self.over:
+            return
+        from bgapp.view_roll import RollView
+        from bgapp.view_move import MoveView
+        from bgapp.view_cube import CubeView
+        from bgapp.view_bot import BotView
+        from bgapp.view_anim import AnimView
+        from bgapp.view_over import OverView
+        self.roll = RollView(self)
+        self.move = MoveView(self)
+        self.cube = CubeView(self)
+        self.bot_turn = BotView(self)
+        self.anim = AnimView(self)
+        self.over = OverView(self)
+        if self.play is None:
+            self.play = self.over
 
     # ---- the game in progress ----------------------------------------------------------------
     def resume(self):
@@ -154,6 +165,7 @@ class App:
 
     def new_match(self, demo=False):
         """A new match from the settings; returns why not (the flash is nearly full) or None."""
+        self.game_views()
         why = None if demo else self.room("no_room")
         if not why and not demo and self.journal.settings["ranked"]:
             from bgapp import rankplay      # (the menu's OK and the game-over screen's alike)
@@ -171,6 +183,7 @@ class App:
         return None
 
     def new_chouette(self):
+        self.game_views()
         why = self.room("no_room")
         if why:
             return why
@@ -307,6 +320,7 @@ class App:
     def start_demo(self, n, fast):
         if self.demo:
             return "a demo is running (MENU stops it)"
+        self.game_views()
         why = self.room("no_room", n)
         if why:
             return why
@@ -320,6 +334,9 @@ class App:
     # ---- the main loop -----------------------------------------------------------------------
     def run(self):
         try:
+            if not self.over:       # the first frame, then what a game needs
+                self.show()
+                self.game_views()
             self._loop()
         except KeyboardInterrupt:
             self._give_back()
@@ -329,6 +346,11 @@ class App:
         # Ctrl-C: the application stops and the REPL takes over, where mpremote (and bgboard
         # flash) read, hash and copy files: the application's modules leave the heap with it.
         # (main.py still names App, whose functions would keep every module this one imported.)
+        if self.game and self.game.held:
+            try:
+                self.game.write_held()      # (a step shown just before the break)
+            except Exception:
+                pass
         self.journal.close()
         mods = sys.modules
         collect = gc.collect
@@ -340,15 +362,18 @@ class App:
 
     def _loop(self):
         hal = self.hal
+        pause = getattr(hal, "pause", hal.sleep_ms)     # (rp2: over when a key comes)
         while True:
             waiting = False
+            keyed = False
             try:
                 waiting = self.link.poll()   # requests waiting: read on without a pause
                 for k in hal.keys():
+                    keyed = True
                     lk = self.input.key(k)
                     self.dirty = True
                     if lk:
-                        self.press(lk)
+                        self.press(lk, True)
                 self.tick()
             except WriteFailed as e:
                 # the board's own action (the bot's move, the next game) did not reach flash:
@@ -373,11 +398,15 @@ class App:
                 hal.sleep_ms(200)
             if self.dirty:
                 self.show()
+            if self.game and self.game.held:    # the step's answer is lit: now the flash write
+                self.write_held()
             if self.unsaved:            # the key's answer is lit: now the flash write
                 self.save_settings()
+            if keyed:                   # the garbage of a key's answer collected now, not in
+                gc.collect()            # the middle of the next one's
             hal.feed()
             if not waiting:
-                hal.sleep_ms(5)
+                pause(5)
 
     def tick(self):
         now = self.hal.ticks_ms()
@@ -404,9 +433,11 @@ class App:
         self.pending = (f, time.ticks_add(self.hal.ticks_ms(), ms))
 
     # ---- keys --------------------------------------------------------------------------------
-    def press(self, key):
+    def press(self, key, lit_first=False):
         """A logical key, from the board or the link. Returns None when it was taken, else the
-        reason it was refused (shown on the board)."""
+        reason it was refused (shown on the board). A step it makes is on flash when it returns,
+        unless `lit_first` (a key on the board itself): then its answer is lit first and the
+        step written right after the frame (the loop; bgapp.game.Game.ev's `held`)."""
         self.dirty = True
         if self.unsaved:          # (a key handled outside the loop: the last one's settings)
             self.save_settings()
@@ -415,15 +446,36 @@ class App:
         if key != self.confirm:
             self.confirm = ""
         try:
+            if self.game and self.game.held:    # (a key handled outside the loop: the last
+                self.game.write_held()          # one's step)
             why = self._route(key)
+            if not lit_first and self.game and self.game.held:
+                self.game.write_held()
         except WriteFailed as e:        # the game is back where its record is: refused
             why = str(e)
         if why:
-            self.message = why
-            self.flash = time.ticks_add(self.hal.ticks_ms(), 1200)
-            self.hal.beep(80)
-            self.link.event("NO " + why)
+            self.refused(why)
         return why
+
+    def refused(self, why):
+        """Show why a key was refused (or its step not recorded), beep and send !NO."""
+        self.message = why
+        self.flash = time.ticks_add(self.hal.ticks_ms(), 1200)
+        self.hal.beep(80)
+        self.link.event("NO " + why)
+
+    def write_held(self):
+        """A person's step, shown, goes to flash (bgapp.game.Game.ev's `held`); if it cannot,
+        the game is back where its record is and the board says why."""
+        try:
+            self.game.write_held()
+        except WriteFailed as e:
+            self.refused(str(e))
+            self.dirty = True
+        except MemoryError:
+            gc.collect()
+            self.refused("out of memory")
+            self.dirty = True
 
     def save_settings(self):
         self.unsaved = False
@@ -501,7 +553,7 @@ class App:
 # taken off the heap after each event (App.changed), before the next roll's plays are made, and
 # imported again when needed. (Not while bgcore.tutor, which holds bgcore.cube, is loaded: a
 # second copy would cost more than the first.)
-_SHED = ("bgcore.notation", "bgcore.cube", "bgcore.met")
+_SHED = ("bgcore.notation", "bgcore.cube", "bgcore.met", "bgcore.resume")
 
 
 def shed():

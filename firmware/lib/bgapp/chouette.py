@@ -50,8 +50,8 @@ class ChouetteGame(Game):
             self.names = ("box", "team")
         self.who = (seat_level(self.names[0]), seat_level(self.names[1]))
 
-    def ev(self, payload):
-        Game.ev(self, payload)
+    def ev(self, payload, held=False):
+        Game.ev(self, payload, held)
         self._sides()
         if payload[:4] in ("ROLL", "OPEN"):
             # the cube model is needed at the start of a turn (bots in seats: double, take?),

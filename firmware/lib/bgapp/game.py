@@ -1,7 +1,8 @@
 # The game in progress, shared by the views that play it: its record Replay (the state in memory
 # is always what replaying the record gives), the players, and the events. Every event is applied,
 # appended to the record on flash, and only then shown (the dispatcher chooses the view for the
-# new state: App.changed). Also View, the defaults of the views that show the game.
+# new state: App.changed); a person's single step is shown first and written right after its
+# frame (Game.ev's `held`). Also View, the defaults of the views that show the game.
 
 import gc
 
@@ -32,6 +33,7 @@ class Game:
         self.started = "-"        # its header's start=
         self.resigning = None     # a resignation offered and not yet answered: [player, 1-3,
                                   # offered] (offered False: a person still choosing the kind)
+        self.held = []            # a person's steps applied and shown, not yet on flash (ev)
 
     @property
     def m(self):
@@ -57,22 +59,41 @@ class Game:
         return raw
 
     # ---- events ------------------------------------------------------------------------------
-    def ev(self, payload):
-        """Apply one record event, write it to flash, then let it be shown."""
+    def ev(self, payload, held=False):
+        """Apply one record event, write it to flash, then let it be shown. `held`: a person's
+        step, whose answer is lit before it is written (the write waits in `held` until the
+        frame is out: App.write_held). Any other event, and any key, writes what is held first,
+        and `!EV` still follows the write: a power cut before it loses that step alone."""
+        if self.held and not held:
+            self.write_held()
         (self.ch or self.rep).event(payload.split())
+        if held:
+            self.held.append(payload)
+        else:
+            self._write(payload)
+        self.app.dirty = True
+
+    def write_held(self):
+        """Write the held events to flash, oldest first (see ev)."""
+        held = self.held
+        while held:
+            self._write(held.pop(0))
+
+    def _write(self, payload):
         app = self.app
         try:
             app.journal.append(payload)
         except MemoryError:
             # not on flash, so it did not happen: back to what the record says
+            self.held = []
             app.reload("out of memory: %s not recorded" % payload)
             raise
         except OSError as e:
             from bgapp.journal import WriteFailed, write_failed
             why = write_failed(e)
+            self.held = []
             app.reload(why)
             raise WriteFailed(why)
-        app.dirty = True
 
     def opened(self, d0, d1, real):
         self.ev("OPEN %d %d%s" % (d0, d1, real))

@@ -6,12 +6,13 @@
 # (no move, no cube action) is removed rather than kept (bgapp.room): an empty game costs no
 # flash block. Every long read (the replay at power-up and after a demo, the pips view's record
 # check) goes through Fed, which feeds the watchdog every few lines: on an RP2040 a long money
-# session's replay takes longer than the watchdog's 8 s.
+# session's replay takes longer than the watchdog's 8 s. Those replays apply the rules to the
+# record's last game only (bgcore.resume), the chain is checked over the whole file.
 
 import json
 import os
 
-from bgcore.record import Writer, replay
+from bgcore.record import Writer
 
 DEFAULTS = {
     "opponent": 6,        # bot level 1-6, or 0 for two players
@@ -52,9 +53,11 @@ _OPENING = "BGOTC"
 
 
 class Fed:
-    """A record file read line by line (bgcore.record's reader) that feeds the watchdog every
-    _FEED_LINES lines and notes, as the lines go by, the check of the last line and of the one
-    before it and whether the lines beyond the opening hold a move: the replay reads the file once."""
+    """A record file (opened "rb") read line by line for bgcore.record's reader, a block at a
+    time (MicroPython's own readline reads a byte at a time: two thirds of a replay's time on
+    the unix port), feeding the watchdog every _FEED_LINES lines and noting, as the lines go by,
+    the check of the last line and of the one before it and whether the lines beyond the
+    opening hold a move (a chouette's replay at power-up; the index of PULLED marks)."""
 
     def __init__(self, f, feed):
         self.f = f
@@ -63,12 +66,42 @@ class Fed:
         self.last = self.before = ""   # the checks of the last line read and the one before it
         self.played = 0               # a line before the last one holds more than the opening
         self.last_played = 0          # the last line does
+        self.block = b""              # the block read last, and where its next line starts
+        self.at = 0
+        self.pos = 0                  # the file offset of the next line
+        self.last_at = 0              # and of the last line read (the first time)
+
+    def _raw(self):
+        # the next line's bytes (with its b"\n"), or what is left without one at the end
+        block, at = self.block, self.at
+        i = block.find(b"\n", at)
+        if i >= 0:
+            self.at = i + 1
+            return block[at:i + 1]
+        piece = block[at:]
+        while True:
+            more = self.f.read(_BLOCK)
+            if not more:
+                self.block, self.at = b"", 0
+                return piece
+            i = more.find(b"\n")
+            if i >= 0:
+                self.block, self.at = more, i + 1
+                return piece + more[:i + 1]
+            piece += more
 
     def readline(self):
         self.n += 1
         if self.n % _FEED_LINES == 0:
             self.feed()
-        line = self.f.readline()
+        raw = self._raw()
+        if raw:
+            self.last_at = self.pos
+        self.pos += len(raw)
+        try:
+            line = str(raw, "utf-8")
+        except UnicodeError:          # not text: a line that fails its check where it is
+            line = "?\n" if raw.endswith(b"\n") else "?"
         if line:
             bar = line.rfind("|")
             self.before = self.last
@@ -78,6 +111,7 @@ class Fed:
         return line
 
 
+_BLOCK = 256      # bytes read at a time
 _FEED_LINES = 32
 
 
@@ -109,6 +143,9 @@ class Journal:
         self.writer = None
         self.played = 0       # 1: the record being written holds more than its opening
         self.listener = None  # called with each event's payload once it is on flash
+        self._free = None     # free(), kept until changed()
+        self.grown = 0        # bytes appended since free() last looked
+        self.offer = None     # bgapp.room.offer(), kept until changed()
 
     # ---- settings ---------------------------------------------------------------------------
     def _load_settings(self):
@@ -127,15 +164,32 @@ class Journal:
     def save_settings(self):
         path = self.dir + "/settings.json"
         tmp = path + ".tmp"
-        with open(tmp, "w") as f:
+        feed = self.hal.feed  # a write to a full flash may cost walks of all its files
+        feed()                # (littlefs compacting a directory, finding free blocks): the
+        with open(tmp, "w") as f:         # watchdog fed around each step
             json.dump(self.settings, f)
         self.hal.sync()
+        feed()
         os.rename(tmp, path)
         self.hal.sync()
+        feed()
 
     # ---- free space -------------------------------------------------------------------------
+    def changed(self):
+        """Files were made, grew by a block or were removed: free() looks again."""
+        self._free = None
+        self.grown = 0
+        self.offer = None
+
     def free(self):
-        """Bytes free on the flash that holds the records, or None when it cannot say."""
+        """Bytes free on the flash that holds the records, or None when it cannot say. Kept
+        until the files change (changed()): littlefs counts its blocks by walking every file,
+        which on a full flash costs more than any other step of the board's."""
+        if self._free is None:
+            self._free = self._statvfs()
+        return self._free
+
+    def _statvfs(self):
         try:
             st = os.statvfs(self.dir)
         except (OSError, AttributeError):
@@ -171,6 +225,7 @@ class Journal:
         self.writer = Writer()
         self.played = 0
         self.f = open(self.path(name), "w")
+        self.changed()
         if not start:
             from bgapp.clock import now     # set by the host's HELLO, if it was
             start = now()
@@ -192,9 +247,13 @@ class Journal:
             self.listener(payload)
 
     def _put(self, line):
+        self.hal.feed()
         self.f.write(line)
         self.f.flush()
         self.hal.sync()
+        self.grown += len(line)
+        if self.grown >= 4096:            # a block more in use
+            self.changed()
 
     def finish(self):
         """The record is complete: its file is closed (LOGS no longer calls it open) and its
@@ -224,48 +283,52 @@ class Journal:
         """Replay record `name` and reopen it for appending. Returns (Replay, or a Chouette for
         a chouette's record, header info, note);
         note says when a torn last line was cut off. Raises RecordError / OSError. The file is
-        read once (a torn last line costs a second pass, which cuts it off); the watchdog is fed
-        all along."""
+        read once with the chain checked, then its last game again with the rules
+        (bgcore.resume; a torn last line costs a pass more, which cuts it off); the watchdog is
+        fed all along."""
         self.close()
         path = self.path(name)
         feed = self.hal.feed
-        with open(path) as f:
+        with open(path, "rb") as f:
             f.readline()
-            chouette = f.readline().startswith("CHOUETTE ")
+            chouette = f.readline().startswith(b"CHOUETTE ")
             f.seek(0)
-            fed = Fed(f, feed)
             if chouette:
                 from bgcore.chouette import replay as replay_chouette
+                fed = Fed(f, feed)
                 rep, info, torn = replay_chouette(fed, False)
+                if torn:
+                    last, played, torn_at = fed.before, fed.played, fed.last_at
+                else:
+                    last, played, torn_at = fed.last, fed.played | fed.last_played, None
             else:
-                rep, info, torn = replay(fed, history=False)
+                from bgcore.resume import replay_last_game     # (shed after: bgapp.app)
+                out = []
+                rep, info, torn = replay_last_game(f, feed, _OPENING, out)
+                last, played, torn_at = out
         if torn:
-            self._cut_torn(path)
-            last, self.played = fed.before, fed.played
-        else:
-            last, self.played = fed.last, fed.played | fed.last_played
+            self._cut_torn(path, torn_at)
+        self.played = played
         self.name = name
         self.writer = Writer(last)
         self.f = open(path, "a")
         return rep, info, torn
 
-    def _cut_torn(self, path):
-        # the file rewritten without its torn last line (copy, then rename) so that appending
-        # continues the chain
+    def _cut_torn(self, path, keep):
+        # the file rewritten with its first `keep` bytes, without its torn last line (copy, then
+        # rename) so that appending continues the chain
         tmp = path + ".tmp"
         feed = self.hal.feed
-        n = 0
-        with open(path) as src, open(tmp, "w") as dst:
-            prev = None
-            line = src.readline()
-            while line:
-                if prev is not None:
-                    dst.write(prev)
-                prev = line
-                line = src.readline()
-                n += 1
-                if n % _FEED_LINES == 0:
-                    feed()
+        buf = bytearray(_BLOCK)
+        with open(path, "rb") as src, open(tmp, "wb") as dst:
+            while keep > 0:
+                k = src.readinto(buf)
+                if not k:
+                    break
+                k = min(k, keep)
+                dst.write(buf if k == _BLOCK else buf[:k])
+                keep -= k
+                feed()
         self.hal.sync()
         os.rename(tmp, path)
         self.hal.sync()

@@ -110,8 +110,8 @@ class Link:
                     if pkg and hasattr(pkg, "link_more"):
                         delattr(pkg, "link_more")
             else:
-                self.send("ERR unknown no command %s (HELLO, STATE, KEY, LOGS, GET, DEL, WATCH, "
-                          "DEMO, FAST, TICKETS)" % cmd[:20])
+                self.send("ERR unknown no command %s (HELLO, STATE, KEY, LOGS, GET, DEL, PULLED, "
+                          "WATCH, DEMO, FAST, TICKETS)" % cmd[:20])
         except MemoryError:
             try:
                 self.send("ERR memory out of memory while answering %s" % cmd)
@@ -184,4 +184,4 @@ def _fast(self, args):
 _COMMANDS = {"HELLO": Link._hello, "STATE": Link._state, "KEY": Link._key, "WATCH": Link._watch,
              "FAST": _fast}
 # the requests a game does not need, in bgapp.link_more: loaded for one request, then dropped
-_MORE = ("LOGS", "GET", "DEL", "DEMO", "TICKETS")
+_MORE = ("LOGS", "GET", "DEL", "PULLED", "DEMO", "TICKETS")

@@ -1,4 +1,5 @@
-# The serial requests a game does not need: the records (LOGS, GET, DEL), DEMO and TICKETS.
+# The serial requests a game does not need: the records (LOGS, GET, DEL, PULLED), DEMO and
+# TICKETS.
 # bgapp.link loads this module for one of them and drops it after (its code stays off the heap
 # while a game runs). Each handler takes the Link and the request's words. See docs/protocol.md.
 
@@ -24,10 +25,25 @@ def logs(link, args):
     j = link.app.journal
     names = j.records()
     link.send("LOGS %d" % len(names))
-    for n in names:
-        size, digest = _digest(link, j.path(n))
-        link.send("LOG %s %d %s%s" % (n, size, digest,
-                                      " open" if n == j.name and j.f else ""))
+    from bgapp.index import lookup, BATCH      # the marks (PULLED); dropped with this module
+    for i in range(0, len(names), BATCH):
+        part = names[i:i + BATCH]
+        marks = lookup(j, part)
+        for n in part:
+            size, digest = _digest(link, j.path(n))
+            m = marks.get(n)
+            link.send("LOG %s %d %s%s%s" % (n, size, digest,
+                                            " open" if n == j.name and j.f else "",
+                                            " pulled" if m and m[2] and m[1] == digest else ""))
+    _drop_index()
+
+
+def _drop_index():
+    import sys
+    sys.modules.pop("bgapp.index", None)
+    pkg = sys.modules.get("bgapp")
+    if pkg and hasattr(pkg, "index"):
+        delattr(pkg, "index")
 
 
 def _digest(link, path):
@@ -43,6 +59,29 @@ def _digest(link, path):
             h.update(buf[:k] if k < 256 else buf)
             link.hal.feed()           # LOGS hashes every record: feed inside
     return size, binascii.hexlify(h.digest()).decode()
+
+
+def pulled(link, args):
+    """PULLED <name> <sha256>: the laptop holds this record, verified (bgboard logs pull): the
+    board may delete it when its flash runs low."""
+    if len(args) != 2 or not _name_ok(args[0]) or not args[0].endswith(".bgr") \
+            or len(args[1]) != 64 or any(c not in "0123456789abcdef" for c in args[1]):
+        link.send("ERR args PULLED takes a record name and its sha256 (64 hex digits)")
+        return
+    name = args[0]
+    j = link.app.journal
+    try:
+        os.stat(j.path(name))
+    except OSError:
+        link.send("ERR nofile no file %s on the board" % name)
+        return
+    from bgapp import index
+    why = index.mark(j, name, args[1], link.hal.feed)
+    _drop_index()
+    if why:
+        link.send("NO PULLED %s %s" % (name, why))
+    else:
+        link.send("OK PULLED %s" % name)
 
 
 def get(link, args):
@@ -98,6 +137,7 @@ def delete(link, args):
         link.send("ERR nofile no file %s on the board" % name)
         return
     link.hal.sync()
+    j.changed()
     link.send("OK DEL %s" % name)
 
 
@@ -173,4 +213,5 @@ def _tickets_answer(link, args):
                   % MAX_ASK)
 
 
-HANDLERS = {"LOGS": logs, "GET": get, "DEL": delete, "DEMO": demo, "TICKETS": tickets}
+HANDLERS = {"LOGS": logs, "GET": get, "DEL": delete, "PULLED": pulled, "DEMO": demo,
+            "TICKETS": tickets}

@@ -3,21 +3,39 @@
 # the next dice); keys as points of the player on roll; single steps on a position's bytes.
 # Pure: no hardware, no state of its own.
 
-def options(raw, plays, done):
+def pack(plays):
+    """The steps of each of `plays`, packed: per play its number of steps, then (from, to) of
+    each. Made once per roll (MoveView), so that a key's options need not make every play's
+    object and tuples again (a few ms a key on an RP2040); a few bytes a play."""
+    buf = bytearray()
+    for play in plays:
+        mv = play.moves
+        buf.append(len(mv))
+        for s, t in mv:
+            buf.append(s)
+            buf.append(t)
+    return buf
+
+
+def options(raw, plays, done, packed=None):
     """For a person's move: {source: {destination: steps}} that the legal `plays` allow from
     the position bytes `raw` after the steps `done` (single-die steps, then the same checker
     going on: combined destinations), the play the steps complete (or None) and its index in
-    `plays` (-1)."""
+    `plays` (-1). `packed`: pack(plays), when the caller keeps it."""
+    buf = pack(plays) if packed is None else packed
     opts = {}
-    complete = None
     index = -1
-    for k in range(len(plays)):
-        play = plays[k]
-        rest = minus(play.moves, done)
+    k = -1
+    o = 0
+    end = len(buf)
+    while o < end:
+        k += 1
+        n = buf[o]
+        rest = _rest(buf, o + 1, n, done)
+        o += 1 + 2 * n
         if rest is None:
             continue
         if not rest:
-            complete = play
             index = k
             continue
         for i in range(len(rest)):
@@ -42,24 +60,21 @@ def options(raw, plays, done):
                 left = left[:j] + left[j + 1:]
                 if at not in d:
                     d[at] = tuple(path)
-    return opts, complete, index
+    return opts, (plays[index] if index >= 0 else None), index
 
 
-def point(key, p):
-    """A key as a point in player p's numbering (25 bar, 0 off), -1 if not a point."""
-    if key == "BAR":
-        return 25
-    if key == "OFF":
-        return 0
-    if key[0] == "P" and key[1:].isdigit():
-        q = int(key[1:])
-        if 1 <= q <= 24:
-            return q if p == 0 else 25 - q
-    return -1
-
-
-def where(key):
-    return {"BAR": "the bar", "OFF": "off"}.get(key, "point " + key[1:])
+def _rest(buf, o, n, done):
+    # the steps of the packed play at buf[o:o + 2n] left after taking out those in `done`, in
+    # order (None if one is missing); a play that lacks one costs no allocation
+    used = 0
+    for s, t in done:
+        for i in range(n):
+            if not used >> i & 1 and buf[o + 2 * i] == s and buf[o + 2 * i + 1] == t:
+                used |= 1 << i
+                break
+        else:
+            return None
+    return [(buf[o + 2 * i], buf[o + 2 * i + 1]) for i in range(n) if not used >> i & 1]
 
 
 def where_pt(pt, p):
@@ -68,19 +83,6 @@ def where_pt(pt, p):
     if pt == 0:
         return "off"
     return "point %d" % (pt if p == 0 else 25 - pt)
-
-
-def minus(moves, done):
-    # the steps of `moves` left after taking out those in `done` (None if one is missing)
-    rest = list(moves)
-    for st in done:
-        for i in range(len(rest)):
-            if rest[i] == st:
-                rest.pop(i)
-                break
-        else:
-            return None
-    return rest
 
 
 def find(steps, frm):

@@ -1,6 +1,7 @@
 # Room on the flash, loaded only when a game or a demo starts or ends (and dropped after, by
-# bgapp.app.App.room): whether a new one may fit (else the board says to pull the records), and
-# the removal of a record left with nothing but its opening (an empty game costs no flash block).
+# bgapp.app.App.room): whether a new one may fit (else the board says to pull the records, or
+# offers to delete the ones the laptop pulled and verified: BAR in the menu), and the removal of
+# a record left with nothing but its opening (an empty game costs no flash block).
 
 import os
 
@@ -15,8 +16,43 @@ def no_room(journal, games=0):
     free = journal.free()
     if free is None or free >= ROOM_GAME + games * ROOM_DEMO_GAME:
         return None
+    n, size = offer(journal)
+    if n:
+        return ("flash nearly full (%d KB free): BAR in the menu deletes %d record%s the laptop "
+                "holds (%d KB)" % (free // 1024, n, "s" if n > 1 else "", size // 1024))
     return ("flash nearly full (%d KB free): pull the records (bgboard logs pull --delete)"
             % (free // 1024))
+
+
+def offer(journal):
+    """(records, bytes) the laptop pulled and verified (bgapp.index), kept until the files
+    change (the menu asks at every frame)."""
+    if journal.offer is None:
+        from bgapp import index
+        names, size = index.pulled(journal)
+        journal.offer = (len(names), size)
+        _drop_index()
+    return journal.offer
+
+
+def delete_pulled(journal):
+    """BAR in the menu, confirmed: the records the laptop holds deleted (each checked again
+    against its mark). Returns the board's message."""
+    from bgapp import index
+    n, size = index.delete_pulled(journal, journal.hal.feed)
+    _drop_index()
+    free = journal.free()
+    return "deleted %d record%s the laptop holds (%d KB)%s" % (
+        n, "" if n == 1 else "s", size // 1024,
+        ": %d KB free" % (free // 1024) if free is not None else "")
+
+
+def _drop_index():
+    import sys
+    sys.modules.pop("bgapp.index", None)
+    pkg = sys.modules.get("bgapp")
+    if pkg and hasattr(pkg, "index"):
+        delattr(pkg, "index")
 
 
 def discard(journal):
@@ -35,3 +71,4 @@ def discard(journal):
     except OSError:
         pass
     journal.hal.sync()
+    journal.changed()

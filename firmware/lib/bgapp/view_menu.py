@@ -61,6 +61,19 @@ class MenuView(View):
             app.go(app.play)
             from bgapp.app import load
             return load("view_resign", "offer")(app)
+        if key == "BAR":                # delete the records the laptop holds (bgapp.index)
+            n, size = app.room("offer")
+            if not n:
+                return ("no record here that the laptop pulled and verified "
+                        "(bgboard logs pull marks them)")
+            if app.confirm != "BAR":
+                app.confirm = "BAR"     # pressed again at once: delete them (app.press)
+                app.message = "delete %d record%s the laptop holds (%d KB)? BAR: yes" % (
+                    n, "s" if n > 1 else "", size // 1024)
+                return None
+            app.confirm = ""
+            app.message = app.room("delete_pulled")
+            return None
         if key == "DOUBLE":
             from bgapp.app import load
             app.go(load("view_chouette", "ChouetteSetupView")(app))
@@ -93,7 +106,7 @@ class MenuView(View):
                 app.game.tutor_on()
         else:
             return ("not a menu choice (P1-P23, P24 pips, DOUBLE chouette, HINT bot resigns, "
-                    "OFF resign, OK new game, MENU back)")
+                    "OFF resign, BAR delete pulled records, OK new game, MENU back)")
         app.unsaved = True     # written right after the frame that shows it (App._loop)
         return None
 

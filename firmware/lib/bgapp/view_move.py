@@ -20,6 +20,7 @@ class MoveView(View):
     def __init__(self, app):
         View.__init__(self, app)
         self.plays = None         # the legal plays of the roll
+        self.packed = None        # their steps (moves.pack)
         self.opts = {}            # source -> {destination: steps}
         self.complete = None      # the Play the steps so far make, when complete
         self.index = -1           # its index in plays
@@ -37,14 +38,17 @@ class MoveView(View):
         if self.plays is None:
             gc.collect()
             self.plays = m.pos.plays(*m.dice)
+            self.packed = moves.pack(self.plays)
             if g.tutor() and len(self.plays) > 1:
                 from bgapp.tutor import scorer
                 self.scorer = scorer(self.app, m, self.plays)
-        self.opts, self.complete, self.index = moves.options(g.board(), self.plays, g.rep.steps)
+        self.opts, self.complete, self.index = moves.options(g.board(), self.plays, g.rep.steps,
+                                                             self.packed)
 
     def leave(self):
         self.groups = []
         self.plays = None
+        self.packed = None
         self.scorer = None
         self.opts = {}
         self.complete = None
@@ -118,7 +122,7 @@ class MoveView(View):
             else:
                 self.groups = []
             for i in range(n):          # a move keyed as one (24/13 with 6-5) goes back as one
-                g.ev("UNDO %d" % p)
+                g.ev("UNDO %d" % p, True)     # (written once the answer is lit)
             app.changed()
             return None
         if key == "OK":
@@ -144,7 +148,7 @@ class MoveView(View):
         if steps is None:
             return "cannot move from %s to %s" % (moves.where_pt(self.sel, p), moves.where(key))
         for s, t in steps:
-            g.ev("STEP %d %d %d" % (p, s, t))
+            g.ev("STEP %d %d %d" % (p, s, t), True)   # (written once the answer is lit)
         self.groups.append(len(steps))
         app.changed()
         if self.complete and self.scorer:

@@ -1,5 +1,6 @@
-# The pips view: the pip counts on the bars and a check of the record on flash (replayed and
-# compared with the game in memory; the watchdog fed inside). Any key but MENU goes back to the game.
+# The pips view: the pip counts on the bars and a check of the record on flash (its chain, and
+# its last game replayed with the rules and compared with the game in memory; the watchdog fed
+# inside). Any key but MENU goes back to the game.
 
 from bgcore.record import RecordError
 from bgapp.game import View
@@ -17,21 +18,21 @@ class PipsView(View):
 
     def check(self):
         # replay the record on flash and compare it with the state in memory
-        from bgcore.record import replay
+        from bgcore.resume import replay_last_game
         from bgapp.journal import Fed
         app = self.app
         j = app.journal
         g = app.game
         m = g.m
         try:
-            with open(j.path(j.name)) as raw:
-                f = Fed(raw, app.hal.feed)      # a long record: the watchdog is fed inside
+            with open(j.path(j.name), "rb") as raw:
                 if g.ch:
                     from bgcore.chouette import replay as replay_chouette
+                    f = Fed(raw, app.hal.feed)      # a long record: the watchdog fed inside
                     rep, info, torn = replay_chouette(f, False)
                     rep = rep.rep
                 else:
-                    rep, info, torn = replay(f, history=False)
+                    rep, info, torn = replay_last_game(raw, app.hal.feed)
             ok = (rep.match.pos == m.pos and rep.match.match_id() == m.match_id()
                   and rep.steps == g.rep.steps)
             app.message = "record %s %s" % (j.name, "verified" if ok else "DIFFERS from the game")

@@ -3,8 +3,10 @@
 # play's equity, more the lower the level. All integer arithmetic: the same seed gives the same
 # choices on MicroPython and CPython.
 
+from array import array
+
 from bgcore import net as _netmod
-from bgcore.net import Net, row, shot_row, S_OUT
+from bgcore.net import Net, row, shots, shot_row, blot_mask, S_OUT
 
 # noise on each play's equity, in 1/1000 of a point, for levels 1-6
 NOISE = (0, 320, 180, 100, 55, 30, 0)
@@ -17,6 +19,44 @@ def _shared_net():
     if _net is None:
         _net = Net()
     return _net
+
+
+# A play's changes to the parent's hidden sums in native code where MicroPython has a native
+# emitter (bgcore.native; the source is bgcore.scan_native's, compiled at import): the same rows
+# added and removed as the Python loop of Bot._scan (which CPython runs), one call per play
+# instead of a Python loop over the record and a call per row (tests/test_chip_native.py
+# compares the equities). `ctx` (int32): 0 the opponent's points (shots' `them`), 1 the
+# opponent's bar, 2 1 to add the shot row, 3 the hidden size, 4-16 the parent's packed counts,
+# 17-37 the 21 rolls' hit masks, 38-58 their weights, 59-95 1 + the shot row for 0-36 hitting
+# rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), from 96 the rows to
+# add (2 * row) and remove (2 * row + 1) for the play in hand. `rows` (uint16): row(0, place, n)
+# at place * 16 + n, row(1, point, 1) at 416 + point, row(1, 25, n) (the bar) at 442 + n.
+_native = []        # [delta] once compiled; [None] without a native emitter
+_rows = None        # the row table (above), made with it
+_ctx = None         # the numbers (above): one for every bot, each scan sets its own
+
+
+def _natives():
+    global _rows, _ctx
+    if not _native:
+        ctx = array("i", bytes(4 * 128))    # before the compiler's garbage
+        t = array("H", bytes(2 * 458))
+        for place in range(26):
+            for n in range(1, 16):
+                t[place * 16 + n] = row(0, place, n)
+        for point in range(1, 25):
+            t[416 + point] = row(1, point, 1)
+        for n in range(1, 16):
+            t[442 + n] = row(1, 25, n)
+        from bgcore.native import load
+        _native.append(load("scan_native", "delta"))
+        if _native[0]:
+            _rows = t
+            _ctx = ctx
+    return _native
+
+
+_natives()      # at import, while the heap is unbroken, as bgcore.net does
 
 
 class Bot:
@@ -51,8 +91,6 @@ class Bot:
         raw = pos.raw
         net.load(acc, raw, False)
         use_shots = _netmod.SHOTS
-        shots = net.shots
-        blot_mask = net.blot_mask
         them0 = _netmod.masks(raw)[1]
         opp_bar = raw[51]
         n1 = net.h + 1
@@ -62,6 +100,9 @@ class Bot:
         best = 0
         best_v = None
         tick = self.tick
+        delta = _native[0]
+        if delta is not None and net._add is not None:
+            return self._scan_native(delta, net, plays, raw, them0, noise, out)
         for i in range(len(plays)):
             if tick and i & 15 == 15:
                 tick()
@@ -106,6 +147,49 @@ class Bot:
                 r = shot_row(shots(blot_mask(c, o), them))
                 if r is not None:
                     net.add(work, r)
+            v = net.equity(work)
+            if out is not None:
+                out.append(v)
+                continue
+            if noise:
+                v += self._gauss() * noise // 2365
+            if best_v is None or v > best_v:
+                best = i
+                best_v = v
+        return best
+
+    def _scan_native(self, delta, net, plays, raw, them0, noise, out):
+        # _scan's loop with a play's rows in native code (see _natives)
+        ctx = _ctx
+        if not ctx[3]:
+            ctx[3] = net.h
+            rolls = _netmod._ROLLS
+            for j in range(21):
+                ctx[17 + j], ctx[38 + j] = rolls[j]
+            for n in range(37):
+                r = shot_row(n)
+                ctx[59 + n] = 0 if r is None else r + 1
+        ctx[0] = them0
+        ctx[1] = raw[51]
+        ctx[2] = _netmod.SHOTS
+        for j in range(13):
+            ctx[4 + j] = raw[2 * j] | raw[2 * j + 1] << 4
+        rows = _rows
+        acc = self._acc
+        work = self._work
+        add = net._add
+        w1 = net.w1
+        mask = net._slots               # the first layer's cache (-1: all rows in w1)
+        tag = net._tag if mask >= 0 else ctx
+        miss = net._offset
+        tick = self.tick
+        best = 0
+        best_v = None
+        for i in range(len(plays)):
+            if tick and i & 15 == 15:
+                tick()
+            c, o = plays._record(i)
+            delta(c, o, work, acc, rows, ctx, add, w1, tag, mask, miss)
             v = net.equity(work)
             if out is not None:
                 out.append(v)

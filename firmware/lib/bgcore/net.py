@@ -200,48 +200,8 @@ def dots(v, w, o: int, out, n: int, m: int):
         t[k] = s
         o += n
         k += 1
-
-
-@micropython.viper
-def shots(blots: int, them: int) -> int:
-    if not blots:
-        return 0
-    d = 0
-    p = 1
-    while p < 25:
-        if (blots >> p) & 1:
-            d |= them >> (25 - p)
-        p += 1
-    n = 0
-    a = 1
-    while a < 7:
-        if d & ((1 << a) | (1 << 2 * a) | (1 << 3 * a) | (1 << 4 * a)):
-            n += 1
-        b = a + 1
-        while b < 7:
-            if d & ((1 << a) | (1 << b) | (1 << (a + b))):
-                n += 2
-            b += 1
-        a += 1
-    return n
-
-
-@micropython.viper
-def blot_mask(c, o: int) -> int:
-    p = ptr8(c)
-    b = 0
-    j = 0
-    while j < 13:
-        v = p[o + j]
-        if (v & 15) == 1:
-            b |= 1 << (2 * j)
-        if (v >> 4) == 1:
-            b |= 2 << (2 * j)
-        j += 1
-    return b & 0x1FFFFFE
 """
-_native = []      # [add, hidden, dots, shots, blot_mask] once compiled; Nones without a native
-                  # emitter
+_native = []      # [add, hidden, dots] once compiled; [None] * 3 without a native emitter
 
 
 def _natives():
@@ -250,9 +210,9 @@ def _natives():
             import micropython  # noqa: F401  (MicroPython only)
             names = {}
             exec(_NATIVE_SRC, names)
-            _native.extend(names[k] for k in ("add", "hidden", "dots", "shots", "blot_mask"))
+            _native.extend(names[k] for k in ("add", "hidden", "dots"))
         except Exception:       # CPython, or a MicroPython built without native emitters
-            _native.extend((None,) * 5)
+            _native.extend((None,) * 3)
     return _native
 
 
@@ -319,10 +279,7 @@ class Net:
         self._h1 = array("i", [0] * self.h)
         self._h2 = array("i", [0] * self.h2)
         self._sums = array("i", [0] * max(self.h2, 6))
-        nat = _natives()
-        self._add, self._hidden, self._dots = nat[:3]
-        self.shots = nat[3] or shots                # shots() and blot_mask(), native where it
-        self.blot_mask = nat[4] or blot_mask        # can be (the same counts)
+        self._add, self._hidden, self._dots = _natives()
 
     def new_acc(self):
         return array("i", [0] * (self.h + 1))

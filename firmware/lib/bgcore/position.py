@@ -7,6 +7,8 @@
 #   b[25]    mover's checkers on the bar     b[26..51] the same for the opponent, in its numbering
 # The mover's point p is the opponent's point 25 - p, stored at b[51 - p].
 
+from array import array
+
 OFF = 0
 BAR = 25
 _O = 26          # where the opponent's half starts
@@ -31,7 +33,7 @@ class Play:
         self._i = i
 
     def _rec(self):
-        return self._f.chunks[self._i >> 4], (self._i & 15) * _REC
+        return self._f.chunks[self._i >> 3], (self._i & 7) * _REC
 
     @property
     def _hits(self):
@@ -128,7 +130,7 @@ class Plays:
 
     def _record(self, i):
         # (chunk, offset) of play i's packed record, for bgcore's own fast readers (the bot)
-        return self._f.chunks[i >> 4], (i & 15) * _REC
+        return self._f.chunks[i >> 3], (i & 7) * _REC
 
     def __iter__(self):
         f = self._f
@@ -266,23 +268,41 @@ class Position:
         """Every legal play for the roll d1-d2, one per distinct resulting position, in a fixed
         order (the same on every interpreter), as a read-only sequence (see Plays); empty when
         the roll cannot be played."""
+        return self._find(d1, d2, None)
+
+    def plays_ending(self, d1, d2, packed):
+        """(the members of self.plays(d1, d2) that leave the mover's checkers as `packed` says, in
+        the same order, as a Plays; whether the roll can be played at all), found without
+        holding the other plays: checking one play keeps a record or two, not the hundreds of a
+        double's list. `packed`: the mover's 26 counts after the play, two to a byte as plays
+        keep them (13 bytes); one no play leaves (b"\\xff" * 13) asks only the second."""
+        plays = self._find(d1, d2, bytes(packed))
+        if not isinstance(plays, Plays):         # the game is over
+            return plays, False
+        return plays, plays._f.used > 0
+
+    def _find(self, d1, d2, target):
         _check_dice(d1, d2)
         if self.is_over():
             return []
         b = bytearray(self.raw)
         found = _Found(self.raw)
+        found.target = target
         steps = bytearray(8)
         h = 0
         for i in range(26):
             h += b[i] * _ZOBRIST[i]
-        if d1 == d2:
+        if _native[0]:
+            _search_native(b, d1, d2, steps, found, h)
+        elif d1 == d2:
             _search(b, (d1, d1, d1, d1), 0, steps, 0, 25, True, found, h)
         else:
             hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
             _search(b, (hi, lo), 0, steps, 0, 25, False, found, h)
             found.first_die_done = found.n
+            found.first_seen = found.seen
             _search(b, (lo, hi), 0, steps, 0, 25, False, found, h)
-            if found.used == 1 and found.first_die_done:
+            if found.used == 1 and found.first_seen:
                 # Only one number can be played: the larger one, where it can be.
                 found.n = found.first_die_done
         if found.used <= 0:
@@ -304,7 +324,7 @@ class Position:
         with 25 for the bar and 0 for off, steps in any order). Raises ValueError naming the step
         and the reason when the text is unreadable or the play is illegal. An empty text stands
         for a roll that cannot be played and returns None."""
-        from bgcore.notation import parse_play
+        from bgcore.readplay import parse_play
         return parse_play(self, text, d1, d2)
 
     def __str__(self):
@@ -323,19 +343,24 @@ _ZOBRIST = (3001, 1543, 2927, 389, 3643, 1201, 2269, 811, 3371, 97, 1789, 2539, 
 
 class _Found:
     # A search's results: the plays using the most dice, one per resulting position, packed in
-    # chunks of 16 records of _REC bytes: the mover's 26 counts after the play, two to a byte
+    # chunks of 8 records of _REC bytes: the mover's 26 counts after the play, two to a byte
     # (a count is at most 15), the hit mask (3 bytes, points 1-24), the number of steps, the
     # steps as from, to bytes, and the next record in the same hash bucket (2 bytes). No large
     # block is ever needed.
+    # With a `target` (13 bytes), only the plays leaving the mover's counts packed so are kept;
+    # `seen` counts every play using the most dice (kept or not, repeats included).
     def __init__(self, src):
         self.src = src
         self.used = -1
-        self.first_die_done = 0
+        self.first_die_done = 0     # plays kept by the larger die first (unlike doubles)
+        self.first_seen = 0         # plays seen then
+        self.target = None
         self._restart()
 
     def _restart(self):
         self.chunks = []
         self.n = 0
+        self.seen = 0
         _heads[:] = _EMPTY
 
     def add(self, b, k, steps, hits, hsh):
@@ -344,13 +369,20 @@ class _Found:
         if k > self.used:
             self.used = k
             self.first_die_done = 0
+            self.first_seen = 0
             self._restart()
+        self.seen += 1
+        target = self.target
+        if target is not None:
+            for j in range(13):
+                if target[j] != b[2 * j] | b[2 * j + 1] << 4:
+                    return
         h = (hsh % _NB) * 2
         m = hits >> 1
         i = _heads[h] | _heads[h + 1] << 8
         while i != 0xFFFF:
-            c = self.chunks[i >> 4]
-            o = (i & 15) * _REC
+            c = self.chunks[i >> 3]
+            o = (i & 7) * _REC
             j = 0
             while j < 13 and c[o + j] == b[2 * j] | b[2 * j + 1] << 4:
                 j += 1
@@ -358,10 +390,10 @@ class _Found:
                 return
             i = c[o + 25] | c[o + 26] << 8
         n = self.n
-        if not n & 15:
-            self.chunks.append(bytearray(16 * _REC))
-        c = self.chunks[n >> 4]
-        o = (n & 15) * _REC
+        if not n & 7:
+            self.chunks.append(bytearray(8 * _REC))
+        c = self.chunks[n >> 3]
+        o = (n & 7) * _REC
         for j in range(13):
             c[o + j] = b[2 * j] | b[2 * j + 1] << 4
         c[o + 13] = m & 255
@@ -374,6 +406,76 @@ class _Found:
         _heads[h] = n & 255
         _heads[h + 1] = n >> 8
         self.n = n + 1
+
+
+# _search and _Found.add in native code where MicroPython has a native emitter (bgcore.native;
+# the source is bgcore.search_native's, compiled at import): one depth-first walk with its own
+# stack instead of a Python call per step, the same plays in the same order, byte for byte
+# (tests/test_micropython_core.py, tests/test_plays_check.py). `st` (int32; no negative numbers,
+# as a 64-bit port reads int32 unsigned): 0 plays kept, 1 the most dice used + 1,
+# 2 first_die_done, 3 dice to play, 4 1 for a double, 5-8 the dice in order, 9 1 with a target,
+# 10 seen, 11 first_seen; from 16, 8 per depth k: the source being tried, its target, 1 if it
+# hit, 1 if anything moved at this depth, the highest occupied point, the bar, the hit mask and
+# the bucket weight sum on arrival; from 64 the _ZOBRIST weights; from 90 the target (see
+# _Found).
+_native = []        # [search] once compiled; [None] without a native emitter
+_state = None       # the native search's numbers (above)
+
+
+def _natives():
+    global _state
+    if not _native:
+        st = array("i", bytes(4 * 103))     # before the compiler's garbage
+        for i in range(26):
+            st[64 + i] = _ZOBRIST[i]
+        from bgcore.native import load
+        _native.append(load("search_native", "search"))
+        _state = st if _native[0] else None
+    return _native
+
+
+def _search_native(b, d1, d2, steps, found, h):
+    # plays()'s searches by the native walk: the same calls of _search, the same _Found state
+    st = _state
+    st[0] = 0
+    st[1] = 0
+    st[2] = 0
+    st[10] = 0
+    st[11] = 0
+    target = found.target
+    st[9] = target is not None
+    if target is not None:
+        for j in range(13):
+            st[90 + j] = target[j]
+    st[22] = 0                  # depth 0: nothing hit, the position's weight sum
+    st[23] = h
+    chunks = found.chunks
+    search = _native[0]
+    if d1 == d2:
+        st[3] = 4
+        st[4] = 1
+        for k in range(4):
+            st[5 + k] = d1
+        search(b, steps, st, _heads, chunks)
+    else:
+        hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
+        st[3] = 2
+        st[4] = 0
+        st[5] = hi
+        st[6] = lo
+        search(b, steps, st, _heads, chunks)
+        st[2] = st[0]
+        st[11] = st[10]
+        st[5] = lo
+        st[6] = hi
+        search(b, steps, st, _heads, chunks)
+    found.n = st[0]
+    found.used = st[1] - 1
+    found.first_die_done = st[2]
+    found.first_seen = st[11]
+    del chunks[(found.n + 7) >> 3:]
+    if found.used == 1 and found.first_seen:
+        found.n = found.first_die_done
 
 
 def _search(b, dice, k, steps, hits, limit, double, found, h):
@@ -422,3 +524,6 @@ def _search(b, dice, k, steps, hits, limit, double, found, h):
             s -= 1
     if not moved:
         found.add(b, k, steps, hits, h)
+
+
+_natives()      # at import, while the heap is unbroken, as bgcore.net does

@@ -230,6 +230,13 @@ class Rp2Hal:
     def sleep_ms(self, ms):
         self._sleep_ms(ms)
 
+    def pause(self, ms):
+        """The app loop's idle wait: up to `ms`, over as soon as the key scan has queued a key
+        (so that a key's answer does not wait out the rest of the pause)."""
+        end = self._ticks_add(self._ticks_ms(), ms)
+        while not self._pending and self._ticks_diff(end, self._ticks_ms()) > 0:
+            self._sleep_ms(1)
+
     def seed(self):
         """A 32-bit integer from the chip's random source (ring oscillator on the RP2040, the
         TRNG on the RP2350), through os.urandom."""

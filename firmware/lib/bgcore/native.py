@@ -1,0 +1,28 @@
+# The core's hot loops in native code where MicroPython has a native emitter (Thumb on the
+# RP2040, x64 on the unix port): each loop's viper source lives in a module of its own
+# (bgcore.search_native, bgcore.scan_native) that is compiled once, at import of the module using
+# it, and then dropped, so the source text does not stay in the heap. CPython, and a MicroPython
+# without a native emitter, run the Python loops of the modules using them.
+
+import sys
+
+
+def load(module, name):
+    """The function `name` compiled from bgcore.`module`'s SOURCE, or None where there is no
+    native emitter."""
+    try:
+        import micropython  # noqa: F401  (MicroPython only)
+    except ImportError:     # CPython
+        return None
+    import bgcore
+    full = "bgcore." + module
+    try:
+        names = {}
+        exec(__import__(full, None, None, ("SOURCE",)).SOURCE, names)
+        return names[name]
+    except Exception:       # a MicroPython built without native emitters
+        return None
+    finally:
+        sys.modules.pop(full, None)
+        if module in bgcore.__dict__:
+            delattr(bgcore, module)
