@@ -59,6 +59,34 @@ def _natives():
 _natives()      # at import, while the heap is unbroken, as bgcore.net does
 
 
+def _over_next_roll(raw):
+    """Exact chances of the side on roll (the first half of a position's `raw`) in a race its
+    opponent ends with any roll - its last checker on its 1-3 points, or its last two on the 1
+    and 2 points - where the side on roll cannot bear off all of its own first (more than four
+    checkers left): it loses, a gammon if it has borne none off, a backgammon if then one is
+    still in the winner's home board. None for any other position."""
+    if raw[0] > 10:
+        return None                             # it may bear off its last (up to four) checkers
+    left = []
+    for p in range(25, 0, -1):
+        n = raw[26 + p]
+        if n:
+            if p > 3 or len(left) + n > 2:
+                return None
+            left += [p] * n
+    if not left or (len(left) == 2 and (left[0] > 2 or left[1] > 1)):
+        return None
+    for p in range(25, 25 - left[0], -1):     # a checker of the side on roll there could
+        if raw[p]:                              # still hit the last ones
+            return None
+    if raw[0]:
+        return [0, 0, 0, 0, 0]
+    home = 0
+    for p in range(19, 26):
+        home |= raw[p]
+    return [0, 0, 0, 32768, 32768 if home else 0]
+
+
 class Bot:
     """A computer player. `seed` fixes the noise of levels 1-5 (None: a fixed default)."""
 
@@ -244,6 +272,9 @@ class Bot:
         read from the hidden layers of both views of the position by the readout in
         bgcore.dancenet, fitted to gnubg-nn 0-ply on such positions."""
         raw = pos.raw
+        sure = _over_next_roll(raw)
+        if sure:
+            return sure
         acc = self._acc
         if raw[51]:
             from bgcore.dance import chances      # loaded for such a position only
