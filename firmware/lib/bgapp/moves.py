@@ -77,6 +77,23 @@ def _rest(buf, o, n, done):
     return [(buf[o + 2 * i], buf[o + 2 * i + 1]) for i in range(n) if not used >> i & 1]
 
 
+def point(key, p):
+    """A key as a point in player p's numbering (25 bar, 0 off), -1 if not a point."""
+    if key == "BAR":
+        return 25
+    if key == "OFF":
+        return 0
+    if key[0] == "P" and key[1:].isdigit():
+        q = int(key[1:])
+        if 1 <= q <= 24:
+            return q if p == 0 else 25 - q
+    return -1
+
+
+def where(key):
+    return {"BAR": "the bar", "OFF": "off"}.get(key, "point " + key[1:])
+
+
 def where_pt(pt, p):
     if pt == 25:
         return "the bar"
