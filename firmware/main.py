@@ -28,7 +28,7 @@ gc.collect()
 from bgapp.app import App
 
 try:
-    App(hal).run()
+    App(hal, lit_first=True).run()     # (the menu lit before the bot loads)
 finally:
     # Ctrl-C (or a crash) leaves the REPL: stop the watchdog and the piezo so that the REPL and
     # mpremote are not reset under the user's hands (the virtual board has nothing to stop)

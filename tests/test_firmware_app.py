@@ -82,7 +82,7 @@ def test_refused_keys_change_nothing_and_settings_persist(tmp_path, mpy_lib):
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert "KEY BAR no record here that the laptop pulled and verified" in out
-    settings = json.loads((tmp_path / "settings.json").read_text())
+    settings = json.loads((tmp_path / "conf" / "settings.json").read_text())
     assert (settings["opponent"], settings["mode"], settings["length"], settings["confirm"]) \
         == (3, "match", 7, 1)
     states = [ln for ln in out.splitlines() if ln.startswith("STATE ")]
@@ -260,7 +260,7 @@ def test_tutor_catches_a_blunder_before_ok(tmp_path, mpy_lib):
               "STATE", lib=mpy_lib)
     assert r.returncode == 0, r.stderr + r.stdout
     out = r.stdout
-    assert json.loads((tmp_path / "settings.json").read_text())["tutor"] == 80
+    assert json.loads((tmp_path / "conf" / "settings.json").read_text())["tutor"] == 80
     loss = int(re.search(r"^BLUNDER (\d+) ", out, re.M).group(1))
     assert loss > 80
     warned, kept = [dict(w.split("=", 1) for w in ln.split()[1:])
@@ -427,7 +427,7 @@ def test_a_game_with_no_move_leaves_no_record(tmp_path, mpy_lib):
     st = state(r.stdout)
     assert st["phase"] == "opening"
     assert records(tmp_path) == [st["record"]]
-    assert json.loads((tmp_path / "settings.json").read_text())["current"] == st["record"]
+    assert json.loads((tmp_path / "conf" / "settings.json").read_text())["current"] == st["record"]
     # power cut at the start of a game: it resumes, and leaving it still leaves no record
     r2 = drive(tmp_path, "STATE", lib=mpy_lib)
     assert state(r2.stdout)["record"] == st["record"]
@@ -452,7 +452,7 @@ def test_a_finished_record_is_never_resumed(tmp_path, mpy_lib):
     w = Writer(text.rstrip("\n").rsplit("|", 1)[1])
     a, b = st["score"].split("-")
     path.write_text(text + w.line("MATCHEND %d %s %s" % (0 if int(a) >= int(b) else 1, a, b)))
-    settings = tmp_path / "settings.json"
+    settings = tmp_path / "conf" / "settings.json"
     assert json.loads(settings.read_text())["current"] == st["record"]
     r2 = drive(tmp_path, "STATE", lib=mpy_lib)
     assert state(r2.stdout)["view"] == "menu"

@@ -6,6 +6,7 @@ import re
 
 from conftest import ROOT, run_micropython
 
+from bgboard.vboard import DEFAULT_HEAP
 from bgcore.record import replay
 
 DRIVE = ROOT / "tests" / "mp" / "app_drive.py"
@@ -14,8 +15,14 @@ REFERENCE = ROOT / "hardware" / "profiles" / "reference.json"
 
 
 def drive(data_dir, profile, *script, lib=None):
-    return run_micropython(DRIVE, str(data_dir), str(profile), "SEED 777", *script, heap="192k",
-                           lib=lib, timeout=120)
+    # as test_firmware_app: the virtual board's heap, and the game's live peak under 192 KB (where
+    # a block lands in a fuller heap must not decide the test)
+    r = run_micropython(DRIVE, str(data_dir), str(profile), "SEED 777", *script,
+                        heap=DEFAULT_HEAP, lib=lib, timeout=120)
+    peak = re.search(r"^PEAK (\d+)", r.stdout, re.M)
+    if r.returncode == 0 and peak:
+        assert int(peak.group(1)) < 192 * 1024, "live heap peak %s bytes" % peak.group(1)
+    return r
 
 
 def state(out):

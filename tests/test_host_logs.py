@@ -125,9 +125,12 @@ def test_pull_verifies_archives_per_board_and_lists_the_games(rboard, tmp_path, 
     for name, data in records.items():
         assert (folder / name).read_bytes() == data
     assert "%d record(s) pulled" % len(records) in r.stdout
-    # a second pull finds them all there: nothing travels
+    # each verified copy is marked pulled on the board (PULLED), which may delete it when full
+    assert ", %d marked pulled on it;" % len(records) in r.stdout
+    # a second pull finds them all there: nothing travels, nothing is marked again
     r = bgboard("logs", "pull", "--port", rboard.link, env=env)
     assert "0 record(s) pulled (0 bytes received), %d already there" % len(records) in r.stdout
+    assert "marked pulled" not in r.stdout
     r = bgboard("logs", "list", "--port", rboard.link, env=env)
     assert r.stdout.count(" archived") == len(records)
     # the archive as a table: one row per record, players, mode and result from the record

@@ -74,4 +74,4 @@ def test_the_free_space_is_looked_up_only_when_the_files_change(tmp_path, mpy_li
     assert r.returncode == 0, r.stderr + r.stdout
     looks = dict(line.split() for line in r.stdout.splitlines())
     # once for 20 frames, again when a record starts, again at each 4 KB appended (2 here)
-    assert looks == {"frames": "1", "start": "2", "events": "2", "block": "4"}
+    assert looks == {"power-up": "1", "frames": "1", "start": "2", "events": "2", "block": "4"}

@@ -100,7 +100,7 @@ def test_dice_are_fair():
     assert chi < 66.6, (chi, counts)
 
 
-def test_micropython_derives_the_same_dice_bot_seeds_and_countries(tmp_path):
+def test_micropython_derives_the_same_dice_bot_seeds_and_countries(tmp_path, mpy_lib):
     script = tmp_path / "dice.py"
     script.write_text(
         "from bgcore import ranked as rk\n"
@@ -111,7 +111,7 @@ def test_micropython_derives_the_same_dice_bot_seeds_and_countries(tmp_path):
         "print([rk.bot_seed(s, r) for r in range(10)])\n"
         "print([rf.is_country(c) for c in ('NZ', 'ZN', 'DA', 'AD', 'ZW', 'nz')])\n"
         "print(rk.hexs(rk.hmac_sha256(bytes(100), b'msg')))\n")
-    r = run_micropython(script, heap="64k")
+    r = run_micropython(script, heap="64k", lib=mpy_lib)   # compiled, as a board runs it
     assert r.returncode == 0, r.stderr
     s = rk.make_seed(bytes(range(32)), bytes(16))
     want = "\n".join([rk.commitment(s), str([rk.dice(s, r) for r in range(60)]),

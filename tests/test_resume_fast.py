@@ -20,7 +20,13 @@ def _records():
     out = {}
     out["money"] = play_record(Rules(MONEY, jacoby=True), random.Random(5), ("Ann", "Bob"),
                                level=1, games=5)
-    out["match"] = play_record(Rules(MATCH, 5), random.Random(7), ("Ann", "Bob"), level=1)
+    # a 5-point match of three games or more (the first seed from 7 whose bots' match lasts that
+    # long: the bots' cube decides how many games a match takes)
+    for seed in range(7, 107):
+        text = play_record(Rules(MATCH, 5), random.Random(seed), ("Ann", "Bob"), level=1)
+        if sum(1 for ln in text.splitlines() if ln.startswith("GAME ")) >= 3:
+            break
+    out["match"] = text
     out["nocube"] = play_record(Rules(NOCUBE), random.Random(2), ("Ann", "Bob"), level=1,
                                 games=3)
     return out
@@ -50,9 +56,22 @@ def _state(rep):
 
 def _both(text):
     full, info, torn = replay(text, history=False)
-    out = []
-    fast, info2, torn2 = replay_last_game(io.BytesIO(text.encode()))
+    out, fed = [], []
+    fast, info2, torn2 = replay_last_game(io.BytesIO(text.encode()), lambda: fed.append(1),
+                                          "BGOTC", out)
     assert info2 == info and torn2 == torn
+    # what the journal goes on from: the last whole line's check, whether a line beyond the
+    # opening was written, where a torn line starts; the watchdog fed every 32 lines of the
+    # chain and every 8 of the rules
+    whole = text.splitlines(keepends=True)
+    if torn:
+        whole = whole[:-1]
+    assert out == [whole[-1].rstrip("\n")[-8:] if whole else "",
+                   int(any(ln[0] not in "BGOTC" for ln in whole)),
+                   len("".join(whole).encode()) if torn else None]
+    games = [i for i, ln in enumerate(whole) if ln.startswith("GAME ")]
+    rules = len(whole) - games[-1] if games else 0      # the last game's lines, with the rules
+    assert len(fed) >= len(whole) // 32 + rules // 8
     return _state(full), _state(fast)
 
 

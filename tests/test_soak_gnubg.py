@@ -50,3 +50,21 @@ def test_a_mat_with_an_illegal_move_is_a_failure(gnubg_dir):
     lines[k] = lines[k][:33] + lines[k][33:37] + "2/1 2/1\n"
     why = gnubg_check(GNUBG, gnubg_dir, "bad", "".join(lines), "mat", ld.replay.match.score)
     assert why is not None and "Invalid move" in why, why
+
+
+def test_a_no_cube_gammon_is_loaded_with_the_setting_export_names(gnubg_dir):
+    """Found by the short soak: a no-cube game won with a backgammon showed 1 point in gnubg,
+    3 on the board - the soak imported the .mat under gnubg's default Jacoby rule, not with the
+    setting `bgboard export` names for a money or no-cube .mat (`set jacoby off`)."""
+    from bgboard.games import gnubg_setting
+    from bgcore.match import NOCUBE
+    rec = gnubg_dir / "r.bgr"
+    rec.write_text(play_record(Rules(NOCUBE), random.Random(1), ("Ann", "Ben"), level=1))
+    ld = load(rec)
+    score = ld.replay.match.score
+    assert sorted(score) == [0, 2]                  # a gammon: 2 points without the Jacoby rule
+    assert gnubg_setting(ld) == "set jacoby off"
+    assert gnubg_check(GNUBG, gnubg_dir, "r", to_mat(ld), "mat", score, gnubg_setting(ld)) \
+        is None
+    # under gnubg's own default (the Jacoby rule on) the gammon counts 1
+    assert "gnubg shows the score" in gnubg_check(GNUBG, gnubg_dir, "r", to_mat(ld), "mat", score)

@@ -64,3 +64,47 @@ def test_the_bot_feeds_the_watchdog_while_it_scores_a_roll():
     bot.tick = lambda: calls.append(1)
     bot.choose(pos, d, d)
     assert len(plays) >= 32 and len(calls) == len(plays) // 16
+
+
+def test_settings_move_out_of_the_records_folder(tmp_path, mpy_lib):
+    """Boards before kept settings.json among the records: it is read from there once and
+    written to /data/conf from then on (the old file removed), nothing lost."""
+    import json
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "settings.json").write_text(json.dumps({"mode": "money", "next": 7, "tutor": 80}))
+    code = ("from bgapp.journal import Journal\n"
+            "class Hal:\n    data_dir = %r\n    def feed(self): pass\n"
+            "    def sync(self): pass\n"
+            "j = Journal(Hal())\nprint(j.settings['mode'], j.settings['next'])\n"
+            "j.save_settings()\nprint(Journal(Hal()).settings['tutor'])\n" % str(data))
+    script = tmp_path / "move.py"
+    script.write_text(code)
+    r = run_micropython(script, heap="192k", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr + r.stdout
+    assert r.stdout.split() == ["money", "7", "80"]
+    assert not (data / "settings.json").exists()
+    assert json.loads((data / "conf" / "settings.json").read_text())["next"] == 7
+
+
+def test_a_settings_write_on_a_full_flash_costs_few_block_reads(tmp_path, mpy_lib):
+    """Found chasing the soak's longest watchdog gap (240 ms of unix-port CPU): on a flash full
+    of records, rewriting settings.json in the records' folder made littlefs compact that folder
+    (73,000 block reads; 1.3 s on the emulated RP2040). In a folder of its own: a few hundred.
+    Block reads on the virtual board's littlefs image, counted, not timed."""
+    import json
+    from bgboard import vboard
+    from bgboard.bench_resume import fill_image
+    session = play_record(Rules(MONEY, jacoby=True), random.Random(3), ("Ann", "Bob"), level=1,
+                          games=2)
+    image = tmp_path / "flash.img"
+    vboard.new_image(image)
+    fill_image(image, session)
+    r = run_micropython(HERE / "mp" / "flash_probe.py", "0001.bgr", "0002.bgr", str(image),
+                        heap="240k", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr + r.stdout
+    f = json.loads(r.stdout.strip().splitlines()[-1])
+    print("settings written on a full flash: %d block reads (a statvfs: %d)"
+          % (f["settings_reads"], f["statvfs_reads"]))
+    assert f["resume_game"] == 2 and f["statvfs_reads"] > 5000
+    assert f["settings_reads"] < 2000

@@ -33,8 +33,11 @@ def test_cuts_at_each_named_step_of_a_pull_and_of_a_flash(tmp_path, golden_image
             _demo(s)
             s.cut_pull_step("GET", go_on=go_on)
         s.cut_pull_step("GET", go_on=False)     # all archived: another laptop pulls them
+        _demo(s)                                # a record the board has not marked pulled
+        s.cut_pull_step("PULLED")
         s.cut_pull_step("LOGS")
         before = {n: d for n, (size, d, o) in s.c.logs().items() if not o}
+        marked = set(s.c.marked)
         s.cut_pull_step("DEL")
         after = s.c.logs()
         for step in FLASH_STEPS:
@@ -44,16 +47,18 @@ def test_cuts_at_each_named_step_of_a_pull_and_of_a_flash(tmp_path, golden_image
         s.stop()
     print("\n".join("%s: %s" % kw for kw in s.step_log))
     assert s.faults == []
-    assert s.cut_kinds == {"pull:GET": 3, "pull:LOGS": 1, "pull:DEL": 1, "flash:send": 1,
+    assert s.cut_kinds == {"pull:GET": 3, "pull:PULLED": 1, "pull:LOGS": 1, "pull:DEL": 1, "flash:send": 1,
                            "flash:copy": 1, "flash:stamp": 1, "flash:switch": 1,
                            "flash:switched": 1}
     # before the switch the old firmware booted, after it the new one
     assert s.flash_boots == {"old": 4, "new": 1}
-    # the two demo records: in each laptop's archive once, whole, and deleted from the board
-    assert len(before) == 2 and not set(before) & set(after)
+    # the demo records: marked pulled before the DEL (the first two in the first laptop's
+    # archive, all three in the second's), once each, whole, then deleted from the board
+    assert len(before) == 3 and set(before) == marked and not set(before) & set(after)
     assert s.laptops == 2
-    for laptop in ("laptop1", "laptop2"):
+    for laptop, n in (("laptop1", 2), ("laptop2", 3)):
         files = [p for p in (s.archives / laptop).rglob("*") if p.is_file()]
-        assert sorted(archive.sha256_file(p) for p in files) == sorted(before.values())
+        assert sorted(archive.sha256_file(p) for p in files) \
+            == sorted(before[k] for k in sorted(before)[:n])
         assert not any(p.name.endswith(".part") for p in files)
-    assert len(s.archived_ok) == 2
+    assert len(s.archived_ok) == 3

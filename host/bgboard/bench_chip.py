@@ -28,6 +28,7 @@ from pathlib import Path
 from bgboard import chip, paths
 
 PROBE = paths.MP_SCRIPTS / "chip_probe.py"
+CUBE_PROBE = paths.MP_SCRIPTS / "cube_probe.py"
 
 
 def _wait_emulated(board, ms):
@@ -228,6 +229,11 @@ def unix_probe(levels, games, seed, fw_dir=None):
     return run_unix(PROBE, (",".join(map(str, levels)), games, seed), fw_dir)
 
 
+def _ahead(cube):
+    # the look-ahead figures of a cube probe (a firmware without it has none)
+    return "%.0f / %.0f ms" % _ms(cube["ahead_us"]) if cube.get("ahead_us") else "-"
+
+
 def _ms(us_list):
     s = sorted(us_list)
     return statistics.median(s) / 1000, s[-1] / 1000
@@ -261,6 +267,14 @@ def measure(say, levels, games, seed, demo, profile, fw_dir=None):
             say("show (Panel.encode + NeoPixel.write): %.1f ms" % (f["probe"]["show_us"] / 1000))
             say("the HAL's background work (key scan): %.0f %% of the CPU"
                 % f["probe"]["hal_cpu_pct"])
+            try:
+                f["cube"] = chip.run_script(board, "GAMES = 1\nSEED = %d\n" % seed
+                                            + CUBE_PROBE.read_text())
+                say("level-6 cube decision: %.0f / %.0f ms median / worst (%d), the one-roll look "
+                    "ahead %s" % (_ms(f["cube"]["decide_us"]) + (len(f["cube"]["decide_us"]),
+                                                                 _ahead(f["cube"]))))
+            except Exception as e:
+                say("cube decisions: not measured (%s)" % str(e)[:200])
             if demo:
                 try:
                     f.update(feed_figures(board, say))
@@ -270,6 +284,7 @@ def measure(say, levels, games, seed, demo, profile, fw_dir=None):
         finally:
             board.stop()
     f["unix"] = unix_probe(levels, games, seed, fw_dir)
+    f["cube_unix"] = run_unix(CUBE_PROBE, (1, seed), fw_dir)
     for level in levels:
         c, u = f["probe"]["level%d" % level], f["unix"]["level%d" % level]
         say("level %d: chip %.0f / %.0f ms median / worst per move (%d moves), lowest free heap "
@@ -310,6 +325,19 @@ def rows(f, levels):
                     "%.2f / %.2f ms (%.0fx)" % (um, uw, sum(c["us"]) / max(1, sum(u["us"])))))
         out.append(("  lowest free heap after a level-%d move (bot + HAL)" % level,
                     "%d KB" % (c["low_free"] // 1024)))
+    c, u = f.get("cube"), f.get("cube_unix")
+    if c:
+        out.append(("a level-6 cube decision (money), HAL running: median / worst",
+                    "%.0f / %.0f ms (%d)" % (_ms(c["decide_us"]) + (len(c["decide_us"]),))))
+        out.append(("  the one-roll look ahead alone (at every turn): median / worst",
+                    _ahead(c)))
+        out.append(("  lowest free heap after a cube decision (bot + HAL)",
+                    "%d KB" % (c["low_free"] // 1024)))
+    if u:
+        out.append(("  the same decisions, unix port: median / worst",
+                    "%.2f / %.2f ms" % _ms(u["decide_us"])))
+        out.append(("  the look ahead alone, unix port: median / worst",
+                    "%.2f / %.2f ms" % _ms(u["ahead_us"]) if u.get("ahead_us") else "-"))
     for key, what in (("demo_feed_gap_ms", "longest watchdog-feed gap, a level-6 demo game"),
                       ("pips_feed_gap_ms", "longest watchdog-feed gap, the pips view")):
         out.append((what, "%.0f ms" % f[key] if key in f else "-"))

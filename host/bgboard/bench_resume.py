@@ -39,8 +39,10 @@ def fill_image(image, session, free_blocks=24):
     fs.makedirs("/data", exist_ok=True)
     with fs.open("/data/" + SESSION, "wb") as f:
         f.write(session.encode())
-    with fs.open("/data/settings.json", "wb") as f:
-        f.write(json.dumps({"current": SESSION, "mode": "money", "next": 3}).encode())
+    fs.makedirs("/data/conf", exist_ok=True)
+    for path in ("/data/settings.json", "/data/conf/settings.json"):   # (boards before: the
+        with fs.open(path, "wb") as f:                                   # first)
+            f.write(json.dumps({"current": SESSION, "mode": "money", "next": 3}).encode())
     piece = session.encode()[:4000]
     n = 2
     while vboard.BLOCK_COUNT - fs.used_block_count > free_blocks:
@@ -73,12 +75,12 @@ def chip_figures(fw_dir, image, say):
         shutil.copy(image, img)
         board = chip.ChipBoard(Path(tmp) / "link", img, log=open(os.devnull, "w")).start()
         try:
-            board.wait(lambda: len(board.frames) > 0, 1200, "the first LED frame")
+            _first_frame(board, say, "the first LED frame")
             f = {"boot_ms": board.frames[0][0] / 1e6}
             with board.cond:
                 board.frames.clear()
             os.kill(board.node.pid, 9)            # a power cut: the session resumed again
-            board.wait(lambda: len(board.frames) > 0, 1200, "the first LED frame after a cut")
+            _first_frame(board, say, "the first LED frame after a power cut")
             f["reboot_ms"] = board.frames[0][0] / 1e6
             say("chip: boot after a power cut, the session in progress: %.0f ms"
                 % f["reboot_ms"])
@@ -87,6 +89,19 @@ def chip_figures(fw_dir, image, say):
             return f
         finally:
             board.stop()
+
+
+def _first_frame(board, say, what, minutes=60):
+    # the emulator runs at a fraction of real time (less on a loaded machine): wait for the
+    # event, saying how far the emulated clock got meanwhile
+    for _ in range(minutes):
+        try:
+            board.wait(lambda: len(board.frames) > 0, 60, what)
+            return
+        except TimeoutError:
+            say("chip: waiting for %s (emulated %.1f s, resets: %s)"
+                % (what, board.stats()["ns"] / 1e9, board.resets or "none"))
+    raise TimeoutError("%s: nothing after %d minutes" % (what, minutes))
 
 
 def measure(fw_dir, session, tmp, say, on_chip):
@@ -127,7 +142,10 @@ def run(games=30, seed=30, before=None, on_chip=True):
         if before:
             (Path(tmp) / "before").mkdir()
             trees.insert(0, (before, firmware_at(before, Path(tmp) / "before")))
-        figures = [(name, measure(fw, session, tmp, say, on_chip)) for name, fw in trees]
+        figures = {}
+        for name, fw in reversed(trees):      # this tree's figures first (the faster one)
+            figures[name] = measure(fw, session, tmp, say, on_chip)
+        figures = [(name, figures[name]) for name, _ in trees]
     names = " / ".join(n for n, _ in figures)
     print("figures (%s); unix port: CPU time, x200 for an RP2040; chip: emulated time" % names)
     for where in ("unix", "chip"):

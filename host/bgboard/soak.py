@@ -169,6 +169,7 @@ class Soak:
         self.keys_refused = 0
         self.guided = 0
         self.feed_gap = 0         # µs of the unix port's CPU time
+        self.gap_what = ""        # what the board was doing in it (STATE gapwhat=)
         self.gaps = {}            # the same by phase: "years" (the flash filled), "soak"
         self.phase = "soak"
         self.heaps = []
@@ -186,8 +187,11 @@ class Soak:
         self.archived_ok = set()  # sha256 of the records found whole there
         self.variants = None      # firmware builds flashed by the cuts at a flash's steps
         self.step_log = []        # (kind, where exactly) of each cut at a named step
+        self.marked_seen = set()  # records the board listed as marked pulled (PULLED)
+        self.board_deleted = 0    # marked records the board deleted itself (BAR in the menu)
         self.flash_boots = {}     # "old"/"new": the firmware a board booted after a flash cut
         self.gnubg = None         # exports loaded into GNU Backgammon: {"loaded", "failed"}
+        self.gnubg_sample = GNUBG_SAMPLE
 
     # ---- the board -----------------------------------------------------------------------------
     def start(self, profile="reference"):
@@ -297,6 +301,7 @@ class Soak:
             self.gaps[self.phase] = int(st["feedgap"])
         if "feedgap" in st and int(st["feedgap"]) > self.feed_gap:
             self.feed_gap = int(st["feedgap"])
+            self.gap_what = st.get("gapwhat", "")
             self.say("longest watchdog-feed gap so far: %d us of CPU%s" % (
                 self.feed_gap, " (%s)" % st["gapwhat"] if "gapwhat" in st else ""))
         return st
@@ -345,12 +350,16 @@ class Soak:
                 self.fault("%s was closed and changed%s" % (name, note))
             changed[name] = (rep, evs)
             self.known[name] = evs
+        self.marked_seen |= getattr(self.c, "marked", set())
         for name in list(self.known):
             if name not in listing:
                 evs = self.known.pop(name)
-                self.sums.pop(name, None)
+                digest = self.sums.pop(name, (0, ""))[1]
                 empty = all(e[:1] in "GOTC" for e in evs)
-                if name not in self.deleted and not empty:
+                if name in self.marked_seen and name not in self.deleted \
+                        and self._archived(name, digest, anywhere=True):
+                    self.board_deleted += 1     # the board deleted a record the laptop holds
+                elif name not in self.deleted and not empty:
                     self.fault("%s disappeared%s (it held %d events)" % (name, note, len(evs)))
         self.sums = {n: (s, d) for n, (s, d, o) in listing.items()}
         self.sums_open = {n: o for n, (s, d, o) in listing.items()}
@@ -674,6 +683,10 @@ class Soak:
         """`bgboard logs pull` (its own code) cut when it reaches STEP (LOGS, GET, DEL); then
         the next pull, uncut: every record the board listed as closed must be in the archive
         once, whole, and (with --delete) gone from the board."""
+        # the events announced so far found on flash first: the pull may delete their record
+        # (found by the soak: a game's last events, announced after the last check, were in a
+        # record the pull then deleted, and counted as lost)
+        self.check(" (before a pull)")
         listing = self.c.logs()
         closed = {n: d for n, (size, d, is_open) in listing.items() if not is_open}
         record = None
@@ -690,6 +703,9 @@ class Soak:
                 record = self.rng.choice(todo)
         if step == "DEL" and not closed:
             step = "LOGS"
+        unmarked = [n for n in closed if n not in self.c.marked]
+        if step == "PULLED" and not unmarked:
+            step = "LOGS"               # every record already marked: the pull marks none
         delete = step == "DEL"
         if delete:
             self.deleted.update(closed)         # each may go: the pull verified it first
@@ -697,7 +713,7 @@ class Soak:
         self.c.close()
         self.c = None
         wire = soak_steps.Tripwire(step, self._cut_at_step, self.rng, record=record,
-                                   deletes=len(closed))
+                                   deletes=len(unmarked if step == "PULLED" else closed))
         if go_on is not None:
             wire.go_on = go_on
         p = soak_steps.CutPuller(self.link, self.archive, delete, wire)
@@ -726,22 +742,35 @@ class Soak:
                 p2.board.close()
         self._reconnect()
         self.check_archive(closed, " (after a cut at pull:%s, %s)" % (step, wire.what))
+        now = self.c.logs()
         if delete:
-            now = self.c.logs()
             kept = sorted(n for n in closed if n in now)
             if kept:
                 self.fault("pull --delete after a cut at DEL left %s on the board" % kept)
+        elif self.c.marked or p2.marked:        # a firmware that keeps PULLED marks
+            self.marked_seen |= self.c.marked
+            unmarked = sorted(n for n in closed if n in now and n not in self.c.marked)
+            if unmarked:
+                self.fault("after the pull (cut at %s) %s not marked pulled on the board"
+                           % (step, unmarked))
         if not wire.fired:
             self.cut_random()
         else:
             self.check(" (cut %d, %s: %s)" % (self.cuts, kind, wire.what))
 
-    def _archived(self, name, digest):
+    def _archived(self, name, digest, anywhere=False):
+        """Whether record NAME with this sha256 is in the laptop's archive (ANYWHERE: in any
+        laptop's)."""
         from bgboard import archive
-        try:
-            return archive.place_for(self.archive, name, digest)[1]
-        except Exception:
-            return False
+        folders = [self.archives / ("laptop%d" % i) for i in range(1, self.laptops + 1)] \
+            if anywhere else [self.archive]
+        for folder in folders:
+            try:
+                if archive.place_for(folder, name, digest)[1]:
+                    return True
+            except Exception:
+                pass
+        return False
 
     def check_archive(self, closed, note):
         """Each record of CLOSED ({name: sha256}) in the archive exactly once and whole (it
@@ -916,19 +945,20 @@ class Soak:
         """A sample of the exports (at most GNUBG_SAMPLE, all of them when fewer) loaded into
         GNU Backgammon (Debian's gnubg, headless): each must load without a warning and show
         the record's score."""
-        from bgboard import paths
+        from bgboard import games, paths
         try:
             tool = paths.tool("gnubg")
         except paths.ToolMissing as e:
             self.say("exports not loaded into gnubg: %s" % e)
             return
-        sample = exports if len(exports) <= GNUBG_SAMPLE else \
-            random.Random(self.seed).sample(exports, GNUBG_SAMPLE)
+        sample = exports if len(exports) <= self.gnubg_sample else \
+            random.Random(self.seed).sample(exports, self.gnubg_sample)
         g = self.gnubg = {"loaded": 0, "failed": 0, "mat": 0, "sgf": 0}
         folder = self.work / "gnubg"
         (folder / "home").mkdir(parents=True, exist_ok=True)
         for path, ld, text, fmt in sample:
-            why = gnubg_check(tool, folder, path.stem, text, fmt, ld.replay.match.score)
+            why = gnubg_check(tool, folder, path.stem, text, fmt, ld.replay.match.score,
+                              games.gnubg_setting(ld) if fmt == "mat" else None)
             g[fmt] += 1
             if why:
                 g["failed"] += 1
@@ -984,10 +1014,9 @@ class Soak:
                        % (free1, ROOM_GAME_KB))
         game_refused = why is not None and "pull" in why
         # pulled with --delete (bgboard logs pull's own code), then played on
-        from bgboard.logs import Puller
         self.c.close()
         self.c = None
-        p = Puller(str(self.link), out=str(self.out / "fill"), delete=True, show=False)
+        p = soak_steps.CutPuller(self.link, self.out / "fill", True)
         with BGCORE:
             p.run()
         self.c = Watcher(SerialTransport(str(self.link), 0.05), self)
@@ -1160,6 +1189,9 @@ class Soak:
           "%d records exported; finished by mode: %s"
           % (v["records"], v["verified"], v["torn"], v["finished"], v["exported"],
              ", ".join("%s %d" % kv for kv in sorted(v["modes"].items()))))
+        if self.board_deleted:
+            p("records the board deleted itself (marked pulled, held by the laptop): %d"
+              % self.board_deleted)
         named = sorted(k for k in self.cut_kinds if ":" in k)
         p("cuts at named steps: %s; after a flash cut the board booted the old firmware %d "
           "times, the new %d" % (", ".join("%s %d" % (k, self.cut_kinds[k]) for k in named)
@@ -1173,9 +1205,12 @@ class Soak:
             p("exports loaded into gnubg: none (gnubg missing or nothing finished)")
         if self.fill_note:
             p("years of games: %s" % self.fill_note)
-        p("longest gap between watchdog feeds: %.1f ms of CPU on the unix port, x%d = %.2f s "
-          "(the RP2040's watchdog: %d s)" % (gap_ms, WATCHDOG_SCALE, gap_ms * WATCHDOG_SCALE
-                                           / 1000, WATCHDOG_MS // 1000))
+        p("longest gap between watchdog feeds: %.1f ms of CPU on the unix port%s, x%d = %.2f s "
+          "(the RP2040's watchdog: %d s%s)" % (
+              gap_ms, " (%s)" % self.gap_what if self.gap_what else "", WATCHDOG_SCALE,
+              gap_ms * WATCHDOG_SCALE / 1000, WATCHDOG_MS // 1000,
+              ": OVER IT, an RP2040 would reset" if gap_ms * WATCHDOG_SCALE > WATCHDOG_MS
+              else ""))
         if len(self.gaps) > 1:
             p("  by phase: %s" % ", ".join(
                 "%s %.1f ms (x%d = %.2f s)" % (k, v / 1000, WATCHDOG_SCALE,
@@ -1192,16 +1227,21 @@ class Soak:
 
 # the soak's cuts at named moments, taken in turn (every other cut; the rest at random instants)
 NAMED_CUTS = ("pull:GET", "settings", "pull:LOGS", "demo", "pull:DEL", "flash:send", "boot",
-              "flash:copy", "del", "flash:stamp", "pull", "flash:switch", "flash:switched")
+              "pull:PULLED", "flash:copy", "del", "flash:stamp", "pull", "flash:switch",
+              "flash:switched")
 GNUBG_SAMPLE = 60           # exports loaded into gnubg at the end of a soak (a sample)
 
 
-def gnubg_check(tool, folder, stem, text, fmt, score):
-    """Load one export (TEXT, a .mat or .sgf) into gnubg -q -t (HOME in FOLDER/home): None when
-    it loads without a warning and shows SCORE, else what went wrong in one line."""
+def gnubg_check(tool, folder, stem, text, fmt, score, setting=None):
+    """Load one export (TEXT, a .mat or .sgf) into gnubg -q -t (HOME in FOLDER/home), after
+    SETTING (what `bgboard export` says a money or no-cube .mat is imported with: the format
+    cannot carry the Jacoby rule): None when it loads without a warning and shows SCORE, else
+    what went wrong in one line."""
     f = folder / ("%s.%s" % (stem, fmt))
     f.write_text(text)
     cmd = ("import mat %s" if fmt == "mat" else "load match %s") % f
+    if setting:
+        cmd = setting + "\n" + cmd
     try:
         r = subprocess.run([tool, "-q", "-t"], input="set threads 1\n%s\nshow score\n" % cmd,
                            text=True, capture_output=True, timeout=300,
@@ -1275,7 +1315,7 @@ def merged(soaks):
     m = soaks[0]
     for o in soaks[1:]:
         for k in ("n_cuts", "n_lines", "n_keys", "cuts", "lost", "announced_total", "torn_seen",
-                  "discarded", "lines_sent", "keys_sent", "keys_refused", "guided"):
+                  "discarded", "board_deleted", "lines_sent", "keys_sent", "keys_refused", "guided"):
             setattr(m, k, getattr(m, k) + getattr(o, k))
         for k in ("cut_kinds", "line_answers"):
             for kk, v in getattr(o, k).items():
@@ -1284,7 +1324,8 @@ def merged(soaks):
         m.heaps += o.heaps
         m.errors += o.errors
         m.faults += ["board %d: %s" % (soaks.index(o) + 1, f) for f in o.faults]
-        m.feed_gap = max(m.feed_gap, o.feed_gap)
+        if o.feed_gap > m.feed_gap:
+            m.feed_gap, m.gap_what = o.feed_gap, o.gap_what
         for k, v in o.gaps.items():
             m.gaps[k] = max(m.gaps.get(k, 0), v)
         m.fill_note = m.fill_note or o.fill_note
@@ -1311,7 +1352,10 @@ def run(cuts=1000, lines=100000, keys=100000, seed=None, minutes=None, fill=True
     import threading
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 30)
-    say = lambda t: print(t, flush=True)  # noqa: E731
+    # the stream as it is now: bgboard flash's code swaps sys.stdout for a moment around each
+    # raw-REPL command, which would swallow another board's lines
+    out = sys.stdout
+    say = lambda t: print(t, file=out, flush=True)  # noqa: E731
     soaks = []
     for i in range(boards):
         part = lambda n: n // boards + (1 if i < n % boards else 0)  # noqa: E731
@@ -1320,6 +1364,7 @@ def run(cuts=1000, lines=100000, keys=100000, seed=None, minutes=None, fill=True
         s = Soak(part(cuts), part(lines), part(keys), seed + i, minutes=minutes,
                  fill=fill and i == 0, work=w, say=lambda t, tag=tag: say(tag + t))
         s.reporting = boards == 1
+        s.gnubg_sample = -(-GNUBG_SAMPLE // boards)     # the sample shared among the boards
         soaks.append(s)
     t0 = time.monotonic()
     codes = [1] * boards

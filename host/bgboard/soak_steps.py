@@ -10,6 +10,8 @@ host reaches the named step - not at a random instant, not after a fixed delay:
               the pull then goes on by itself (its reconnect and resume), else it stops there
               and the next pull resumes from the partial file
   pull:DEL    the host has sent DEL for the k-th record it verified (the board is deleting it)
+  pull:PULLED the host has sent PULLED for the k-th record it verified (the board is hashing it
+              and appending its mark to its index)
   flash:send  the host has sent the k-th chunk of a firmware file (mid-file)
   flash:copy  the board has received the command copying unchanged files from the running slot
   flash:stamp the staged slot's version stamp is written and checked, the switch not yet made
@@ -29,7 +31,7 @@ from bgboard.build import Build, compile_module
 from bgboard.link import Board
 from bgboard.logs import Puller
 
-PULL_STEPS = ("LOGS", "GET", "DEL")
+PULL_STEPS = ("LOGS", "GET", "DEL", "PULLED")
 FLASH_STEPS = ("send", "copy", "stamp", "switch", "switched")
 
 
@@ -46,7 +48,7 @@ class Tripwire:
         self.cut = cut
         self.rng = rng
         self.record = record          # pull:GET: the record cut in its transfer
-        self.deletes = deletes        # pull:DEL: how many records the pull deletes
+        self.deletes = deletes        # pull:DEL, PULLED: how many records the pull deletes, marks
         self.fired = False
         self.what = None              # where exactly (for the report)
         self.go_on = rng.random() < 0.5
@@ -83,7 +85,8 @@ class Tripwire:
                 self.countdown -= 1
 
     def line_sent(self, line):
-        if not self.fired and self.step == "DEL" and line.startswith("DEL "):
+        if not self.fired and self.step in ("DEL", "PULLED") and \
+                line.startswith(self.step + " "):
             if self.countdown is None:
                 self.countdown = self.rng.randrange(0, max(1, self.deletes))
             if self.countdown == 0:

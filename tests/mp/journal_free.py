@@ -30,6 +30,8 @@ class Counted(Journal):
 
 
 j = Counted(Hal(sys.argv[1]))
+print("power-up", Counted.looks)   # (once, to make the settings' folder on a fresh flash)
+Counted.looks = 0
 for _ in range(20):           # STATE, menu frames
     j.free()
 print("frames", Counted.looks)

@@ -2,17 +2,13 @@
 # parse_play): for "POSITIONID D1 D2" lines from the file named in argv[1], every legal play's
 # gnubg notation and .mat form read back as that play, and plays_ending gives exactly the plays of
 # the whole list that end alike, in order. Prints the plays checked and a digest of every play's
-# record (without its hash-bucket link), the same on CPython and MicroPython (native search);
-# with a second argument "python" MicroPython's Python search is used instead.
+# record (without its hash-bucket link), the same on CPython and MicroPython.
 import sys
 import binascii
 import hashlib
 
 from bgcore import Position
-from bgcore import position as position_mod
 
-if len(sys.argv) > 2 and sys.argv[2] == "python":
-    position_mod._native[0] = None
 h = hashlib.sha256()
 count = 0
 with open(sys.argv[1]) as f:
@@ -32,7 +28,7 @@ with open(sys.argv[1]) as f:
             assert legal and len(ending) == len(same), line
             for j in range(len(same)):
                 e, eo = ending._record(j)
-                s, so = same[j]._f.chunks[same[j]._i >> 3], (same[j]._i & 7) * 27
+                s, so = same[j]._rec()
                 assert bytes(e[eo:eo + 25]) == bytes(s[so:so + 25]), line
             play = plays[i]
             assert pos.parse_play(str(play), d1, d2) == play, (line, str(play))

@@ -43,7 +43,6 @@ import time
 
 from micropython import const
 
-from bgcore.bot import Bot      # first: the network's tables need large unbroken blocks
 from bgcore.match import OPENING, MOVE, DOUBLED, GAME_OVER, MATCH_OVER
 
 from bgapp.journal import Journal, WriteFailed
@@ -57,8 +56,12 @@ _FRAME_MS = const(100)     # WATCH: at most ten LED frames a second
 class App:
     from bgcore import __version__ as FW     # the firmware version: bgcore's, in one place
 
-    def __init__(self, hal):
+    def __init__(self, hal, lit_first=False):
+        """`lit_first` (the board at power-up, before run): the first frame before the bot and
+        the game's views load (unless a game is resumed: its views first); else the bot's
+        network first, while the heap is in one piece."""
         self.hal = hal
+        self.did = getattr(hal, "did", None)    # (the virtual board names each feed gap's job)
         self.profile = hal.profile
         self.journal = Journal(hal)
         self.link = Link(hal, self)
@@ -71,7 +74,8 @@ class App:
             self.profile.pop(k, None)
         self.seed = hal.seed() & 0x7FFFFFFF or 1
         self.bots = {}
-        self.bot(6)               # load the network now, while the heap is in one piece
+        if not lit_first:
+            self.bot(6)           # load the network now, while the heap is in one piece
         self.game = None          # the game in progress (bgapp.game.Game), None: none
         self.over = None          # the game's views (game_views): roll, move, cube, bot_turn,
                                   # anim, over
@@ -91,7 +95,7 @@ class App:
         self.note = self.journal.settings_note or ""
         b = self.journal.settings["bright"]
         self.bright = b if b >= 0 else self.profile["brightness"]["default"]
-        if self.journal.settings["current"]:
+        if self.journal.settings["current"] or not lit_first:
             self.game_views()
             self.resume()
         if not self.game:
@@ -313,6 +317,7 @@ class App:
     def bot(self, level):
         b = self.bots.get(level)
         if b is None:
+            from bgcore.bot import Bot
             b = self.bots[level] = Bot(level, self.seed)
             b.tick = self.hal.feed            # the watchdog fed inside a long move's scoring
         return b
@@ -334,9 +339,10 @@ class App:
     # ---- the main loop -----------------------------------------------------------------------
     def run(self):
         try:
-            if not self.over:       # the first frame, then what a game needs
+            if 6 not in self.bots:  # (lit_first) the first frame, then what a game needs
                 self.show()
                 self.game_views()
+                self.bot(6)
             self._loop()
         except KeyboardInterrupt:
             self._give_back()
@@ -417,6 +423,8 @@ class App:
             if time.ticks_diff(now, due) < 0:
                 return
             self.pending = None
+            if self.did:
+                self.did(f.__name__)
             f()
             self.dirty = True
             return
@@ -424,6 +432,8 @@ class App:
             self.flash = 0
             self.dirty = True
         if self.view.playing and self.game:
+            if self.did:
+                self.did(type(self.view).__name__)
             self.view.tick()
 
     def later(self, ms, f):
@@ -544,7 +554,7 @@ class App:
         out += " heap=%d" % gc.mem_free()
         gap = getattr(self.hal, "feed_gap", None)
         if gap is not None:           # the virtual board: the longest gap between feeds (µs)
-            out += " feedgap=%d" % gap
+            out += " feedgap=%d gapwhat=%s" % (gap, self.hal.gap_job)
         return out
 
 

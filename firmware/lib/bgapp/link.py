@@ -88,6 +88,7 @@ class Link:
                 self.request(self.buf[:n].decode())
         except MemoryError:
             self.hal.write(_NO_MEMORY)
+        self.hal.feed()         # (a read may hold many short requests: a feed after each)
 
     def request(self, line):
         words = line.split()

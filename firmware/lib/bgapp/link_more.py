@@ -92,7 +92,8 @@ def get(link, args):
     if not _name_ok(name):
         link.send("ERR args %r is not a file name" % name[:40])
         return
-    path = link.app.journal.path(name)
+    j = link.app.journal
+    path = j.settings_path() if name == "settings.json" else j.path(name)
     try:
         size, digest = _digest(link, path)
     except OSError:

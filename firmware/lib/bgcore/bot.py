@@ -303,12 +303,12 @@ class Bot:
         """None, or the resignation the bot (`player`, by default the side on roll) should offer
         in the game in progress: 1 single, 2 gammon, 3 backgammon (times the cube). Only a
         game with no chance left to win; gammon chances decide the level."""
-        from bgcore.cube import resigns
+        from bgcore.resign import resigns
         return resigns(self, match, match.turn if player is None else player)
 
     def accepts_resignation(self, match, kind, player=None):
         """The opponent offers to resign `kind` (1-3) times the cube: does the bot (`player`, by
         default the side not on roll) accept? Yes when that is worth what playing on is."""
-        from bgcore.cube import accepts_resignation
+        from bgcore.resign import accepts_resignation
         return accepts_resignation(self, match, 1 - match.turn if player is None else player,
                                    kind)

@@ -9,7 +9,10 @@
 # scores. Chances are five cumulative probabilities in 1/32768 (win, win gammon, win bg, lose
 # gammon, lose bg) for the side deciding.
 
+import sys
+
 from bgcore import met
+from bgcore.match import MAX_CUBE
 
 P = 32768               # probability scale
 F = 10000               # equity scale: 1 point (or a whole match) = F
@@ -216,93 +219,85 @@ def match_take(pr, a, b, cube, post_crawford=False, x=X):
 
 
 # ---- decisions for a bot in a bgcore.match.Match -------------------------------------------------
+BOT_CUBE = 64           # the bot never puts the cube past this (by a double or a beaver) unless
+                        # a person already has
+NEAR = 1600           # 1/32768: chances this close to a decision's edge are looked at 1-ply
+
+
+def _shifted(pr, d):
+    # the same chances with d more (or less) to win, the gammon shares of wins and losses kept
+    w = pr[0]
+    v = min(P, max(0, w + d))
+    return [v, pr[1] * v // w, pr[2] * v // w, pr[3] * (P - v) // (P - w),
+            pr[4] * (P - v) // (P - w)] if 0 < w < P else pr
+
+
+def _decided(decide, pos, pr, bot, turn):
+    # the decision from the bot's chances (`turn`: seen by the side not on roll): from the
+    # network's, or one roll ahead where a little change in them would change the decision
+    if turn:
+        pr = [P - pr[0], pr[3], pr[4], pr[1], pr[2]]
+    d = decide(pr)
+    if decide(_shifted(pr, -NEAR)) == d == decide(_shifted(pr, NEAR)):
+        return d
+    # the look ahead's code is loaded for such a decision only, and leaves the heap after it
+    import bgcore
+    from bgcore import lookahead
+    pr = lookahead.ahead(bot, pos)
+    del sys.modules["bgcore.lookahead"]
+    delattr(bgcore, "lookahead")
+    if turn:
+        pr = [P - pr[0], pr[3], pr[4], pr[1], pr[2]]
+    return decide(pr)
+
+
 def wants_double(bot, match):
-    if not match.cube_available(match.turn):
-        return False
-    pr = bot.chances(match.pos)
-    x = efficiency(match.pos)
+    c = match.cube
+    if not match.cube_available(match.turn) or c <= BOT_CUBE < 2 * c:
+        return False            # (the cube's largest, MAX_CUBE: cube_available says)
+    pos = match.pos
+    x = efficiency(pos)
+    centred = match.owner == -1
     if match.rules.mode == "match":
         a, b = _aways(match, match.turn)
-        return match_double(pr, a, b, match.cube, match.crawford_done, match.owner == -1, x)
-    return money_double(pr, match.owner == -1, match.rules.jacoby, x)
+        cube, post = match.cube, match.crawford_done
+        if a <= cube:
+            return False
+
+        def decide(pr):
+            return match_double(pr, a, b, cube, post, centred, x)
+    else:
+        jacoby = match.rules.jacoby
+
+        def decide(pr):
+            return money_double(pr, centred, jacoby, x)
+    return _decided(decide, pos, bot.chances(pos), bot, False)
 
 
 def takes(bot, match):
-    pr, x = _seen_by_taker(bot, match)
+    pos = match.pos
+    x = efficiency(pos)
     if match.rules.mode == "match":
         a, b = _aways(match, 1 - match.offered_by)
-        return match_take(pr, a, b, match.cube, match.crawford_done, x)
-    return money_take(pr, x)
+        cube, post = match.cube, match.crawford_done
+
+        def decide(pr):
+            return match_take(pr, a, b, cube, post, x)
+    else:
+        def decide(pr):
+            return money_take(pr, x)
+    # the doubler on roll: its chances turned round are the taker's
+    return _decided(decide, pos, bot.chances(pos), bot, match.turn == match.offered_by)
 
 
 def beavers(bot, match):
     if match.rules.mode != "money" or not match.rules.beavers or match.beavered:
         return False
+    c = match.cube
+    if 4 * c > MAX_CUBE or c <= BOT_CUBE < 4 * c:
+        return False
     pr, x = _seen_by_taker(bot, match)
     return money_beaver(pr, x)
-
-
-# Resigning: only in a race (no more hitting), when the network gives less than 0.6% to win;
-# the level is clear when the gammon (backgammon) chance is under 1% or over 90%.
-LOST = 200              # in 1/32768
-NONE = 328
-SURE = 29491
-
-
-def _gammons_count(match, winner):
-    # do gammons change the result of this game for `winner`?
-    if match.rules.mode == "match":
-        return _aways(match, winner)[0] > match.cube   # else any win ends the match
-    return not (match.rules.jacoby and match.owner == -1)
-
-
-def _seen_by(bot, match, player):
-    pr = bot.chances(match.pos)           # of the side on roll
-    if match.turn != player:
-        w, wg, wb, lg, lb = pr
-        return [P - w, lg, lb, wg, wb]
-    return pr
-
-
-def resigns(bot, match, player):
-    """None, or the resignation `player` should offer now: 1 (single), 2 (gammon) or 3
-    (backgammon) times the cube. Only a race with no chance left to win is given up, and only
-    at the level its gammon and backgammon chances leave no doubt about."""
-    if efficiency(match.pos) == X:
-        return None                         # the sides can still hit: it is not over
-    w, wg, wb, lg, lb = _seen_by(bot, match, player)
-    if w > LOST:
-        return None
-    if lg <= NONE or not _gammons_count(match, 1 - player):
-        return 1
-    if lg >= SURE:
-        if lb <= NONE:
-            return 2
-        if lb >= SURE:
-            return 3
-    return None
-
-
-def accepts_resignation(bot, match, player, kind):
-    """Does `player` accept the opponent's resignation of `kind` (1-3) times the cube? Yes when
-    it is worth at least what playing on is expected to give (cubeless, gammons counted as the
-    rules count them)."""
-    w, wg, wb, lg, lb = _seen_by(bot, match, player)
-    if match.rules.mode == "match":
-        a, b = _aways(match, player)
-        c = match.cube
-        if a <= kind * c:
-            return True                     # it wins the match
-        post = match.crawford_done
-        on = ((w - wg) * mwc(a - c, b, post) + (wg - wb) * mwc(a - 2 * c, b, post)
-              + wb * mwc(a - 3 * c, b, post) + (P - w - lg) * mwc(a, b - c, post)
-              + (lg - lb) * mwc(a, b - 2 * c, post) + lb * mwc(a, b - 3 * c, post)) // P
-        return mwc(a - kind * c, b, post) >= on
-    if _gammons_count(match, player):
-        on = (2 * w - P + wg + wb - lg - lb) * F // P
-    else:
-        on = (2 * w - P) * F // P
-    return kind * F >= on
 
 
 def _seen_by_taker(bot, match):

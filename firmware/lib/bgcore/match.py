@@ -20,6 +20,7 @@ GAME_OVER = "game_over"  # waiting for the next game
 MATCH_OVER = "match_over"
 
 KINDS = ("", "single", "gammon", "backgammon")
+MAX_CUBE = 4096          # GNU Backgammon's largest cube (its files and IDs carry no more)
 
 
 class Rules:
@@ -35,6 +36,9 @@ class Rules:
             length = 0
         if mode != MONEY and (jacoby or beavers or auto_doubles):
             raise ValueError("Jacoby, beavers and automatic doubles are money-play options")
+        if not 0 <= int(auto_doubles) <= 12:
+            raise ValueError("automatic doubles are 0 to 12 (a cube of %d at most), not %r"
+                             % (MAX_CUBE, auto_doubles))
         self.mode = mode
         self.length = length
         self.jacoby = bool(jacoby)
@@ -80,7 +84,7 @@ class Match:
     def cube_available(self, player):
         """May `player` double now (at the start of its turn, before rolling)?"""
         return (self.phase == TURN and player == self.turn and self.rules.mode != NOCUBE
-                and not self.crawford and self.owner in (-1, player))
+                and not self.crawford and self.owner in (-1, player) and self.cube < MAX_CUBE)
 
     def _need(self, phase, player=None, who=None):
         if self.phase != phase:
@@ -135,6 +139,8 @@ class Match:
             raise ValueError("no doubling in the Crawford game")
         if self.owner != -1 and self.owner != player:
             raise ValueError("player %d owns the cube" % self.owner)
+        if self.cube >= MAX_CUBE:
+            raise ValueError("the cube is at its largest, %d" % MAX_CUBE)
         self.offered_by = player
         self.beavered = False
         self.phase = DOUBLED
@@ -152,6 +158,8 @@ class Match:
             raise ValueError("beavers are not allowed here")
         if self.beavered:
             raise ValueError("a beaver cannot be beavered")
+        if 4 * self.cube > MAX_CUBE:
+            raise ValueError("a beaver would take the cube past its largest, %d" % MAX_CUBE)
         self.cube *= 2               # accepted, and redoubled at once: the doubler must answer
         self.turned = True
         self.offered_by = player

@@ -1,8 +1,9 @@
 # The core's hot loops in native code where MicroPython has a native emitter (Thumb on the
-# RP2040, x64 on the unix port): each loop's viper source lives in a module of its own
-# (bgcore.search_native, bgcore.scan_native) that is compiled once, at import of the module using
-# it, and then dropped, so the source text does not stay in the heap. CPython, and a MicroPython
-# without a native emitter, run the Python loops of the modules using them.
+# RP2040, x64 on the unix port): each loop's viper source lives in a module of its own (today
+# bgcore.scan_native, used by bgcore.bot) that is compiled once, at import of the module using
+# it, and then dropped (as is this module), so the source text does not stay in the heap.
+# CPython, and a MicroPython without a native emitter, run the Python loops of the modules
+# using them.
 
 import sys
 
@@ -23,6 +24,7 @@ def load(module, name):
     except Exception:       # a MicroPython built without native emitters
         return None
     finally:
-        sys.modules.pop(full, None)
-        if module in bgcore.__dict__:
-            delattr(bgcore, module)
+        for name in (module, "native"):          # this module too: it is needed at import only
+            sys.modules.pop("bgcore." + name, None)
+            if name in bgcore.__dict__:
+                delattr(bgcore, name)

@@ -7,8 +7,6 @@
 #   b[25]    mover's checkers on the bar     b[26..51] the same for the opponent, in its numbering
 # The mover's point p is the opponent's point 25 - p, stored at b[51 - p].
 
-from array import array
-
 OFF = 0
 BAR = 25
 _O = 26          # where the opponent's half starts
@@ -292,9 +290,7 @@ class Position:
         h = 0
         for i in range(26):
             h += b[i] * _ZOBRIST[i]
-        if _native[0]:
-            _search_native(b, d1, d2, steps, found, h)
-        elif d1 == d2:
+        if d1 == d2:
             _search(b, (d1, d1, d1, d1), 0, steps, 0, 25, True, found, h)
         else:
             hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
@@ -408,76 +404,6 @@ class _Found:
         self.n = n + 1
 
 
-# _search and _Found.add in native code where MicroPython has a native emitter (bgcore.native;
-# the source is bgcore.search_native's, compiled at import): one depth-first walk with its own
-# stack instead of a Python call per step, the same plays in the same order, byte for byte
-# (tests/test_micropython_core.py, tests/test_plays_check.py). `st` (int32; no negative numbers,
-# as a 64-bit port reads int32 unsigned): 0 plays kept, 1 the most dice used + 1,
-# 2 first_die_done, 3 dice to play, 4 1 for a double, 5-8 the dice in order, 9 1 with a target,
-# 10 seen, 11 first_seen; from 16, 8 per depth k: the source being tried, its target, 1 if it
-# hit, 1 if anything moved at this depth, the highest occupied point, the bar, the hit mask and
-# the bucket weight sum on arrival; from 64 the _ZOBRIST weights; from 90 the target (see
-# _Found).
-_native = []        # [search] once compiled; [None] without a native emitter
-_state = None       # the native search's numbers (above)
-
-
-def _natives():
-    global _state
-    if not _native:
-        st = array("i", bytes(4 * 103))     # before the compiler's garbage
-        for i in range(26):
-            st[64 + i] = _ZOBRIST[i]
-        from bgcore.native import load
-        _native.append(load("search_native", "search"))
-        _state = st if _native[0] else None
-    return _native
-
-
-def _search_native(b, d1, d2, steps, found, h):
-    # plays()'s searches by the native walk: the same calls of _search, the same _Found state
-    st = _state
-    st[0] = 0
-    st[1] = 0
-    st[2] = 0
-    st[10] = 0
-    st[11] = 0
-    target = found.target
-    st[9] = target is not None
-    if target is not None:
-        for j in range(13):
-            st[90 + j] = target[j]
-    st[22] = 0                  # depth 0: nothing hit, the position's weight sum
-    st[23] = h
-    chunks = found.chunks
-    search = _native[0]
-    if d1 == d2:
-        st[3] = 4
-        st[4] = 1
-        for k in range(4):
-            st[5 + k] = d1
-        search(b, steps, st, _heads, chunks)
-    else:
-        hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
-        st[3] = 2
-        st[4] = 0
-        st[5] = hi
-        st[6] = lo
-        search(b, steps, st, _heads, chunks)
-        st[2] = st[0]
-        st[11] = st[10]
-        st[5] = lo
-        st[6] = hi
-        search(b, steps, st, _heads, chunks)
-    found.n = st[0]
-    found.used = st[1] - 1
-    found.first_die_done = st[2]
-    found.first_seen = st[11]
-    del chunks[(found.n + 7) >> 3:]
-    if found.used == 1 and found.first_seen:
-        found.n = found.first_die_done
-
-
 def _search(b, dice, k, steps, hits, limit, double, found, h):
     # Depth-first over the dice, moving one checker per die on the bytearray b and undoing it.
     # With doubles, steps go in order of non-increasing source (limit), which reaches every
@@ -524,6 +450,3 @@ def _search(b, dice, k, steps, hits, limit, double, found, h):
             s -= 1
     if not moved:
         found.add(b, k, steps, hits, h)
-
-
-_natives()      # at import, while the heap is unbroken, as bgcore.net does

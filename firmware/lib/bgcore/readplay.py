@@ -86,7 +86,7 @@ def parse_play(pos, text, d1, d2):
         raise ValueError("%d%d cannot be played from this position: no move is possible"
                          % (max(d1, d2), min(d1, d2)))
     if d1 == d2:
-        reach = (d1, 2 * d1, 3 * d1, 4 * d1)
+        reach = (d1, 2 * d1, 3 * d1, 4 * d1)  # type: tuple
     else:
         reach = (d1, d2, d1 + d2)
     for a, t, token in segs:

