@@ -7,6 +7,7 @@ from array import array
 
 from bgcore import net as _netmod
 from bgcore.net import Net, row, shots, shot_row, blot_mask, S_OUT
+from bgcore.position import Play, _Found, _search, _check_dice, _REC
 
 # noise on each play's equity, in 1/1000 of a point, for levels 1-6
 NOISE = (0, 320, 180, 100, 55, 30, 0)
@@ -87,6 +88,52 @@ def _over_next_roll(raw):
     return [0, 0, 0, 32768, 32768 if home else 0]
 
 
+class _Best:
+    # bgcore.position._search's sink for Bot._best_double: each play using the most dice scored
+    # when found (`value` of its packed record), the best one's record kept (as _Found packs it)
+    def __init__(self, value, tick):
+        self.value = value
+        self.tick = tick
+        self.used = -1
+        self.best = None
+        self.n = 0
+        self.rec = bytearray(_REC)
+        self.cand = bytearray(_REC)
+
+    def add(self, b, k, steps, hits, hsh):
+        if k < self.used:
+            return
+        if k > self.used:
+            self.used = k
+            self.best = None
+        c = self.cand
+        for j in range(13):
+            c[j] = b[2 * j] | b[2 * j + 1] << 4
+        m = hits >> 1
+        c[13] = m & 255
+        c[14] = m >> 8 & 255
+        c[15] = m >> 16
+        self.n += 1
+        if self.tick and self.n & 15 == 0:
+            self.tick()
+        v = self.value(c, 0)
+        if self.best is None or v > self.best:
+            self.best = v
+            c[16] = k
+            c[17:25] = steps
+            self.cand = self.rec
+            self.rec = c
+
+
+def _one_play(src, rec, used):
+    # a Play made of one packed record (as Play.detached makes it)
+    f = _Found(src)
+    f.chunks = [rec]
+    f.n = 1
+    f.used = used
+    return Play(f, 0)
+
+
 class Bot:
     """A computer player. `seed` fixes the noise of levels 1-5 (None: a fixed default)."""
 
@@ -113,69 +160,15 @@ class Bot:
     def _scan(self, pos, plays, noise, out=None):
         # Scores every play by adding to the parent's hidden sums only the rows the play
         # changes; appends the scores to `out`, or returns the index of the best (with noise).
-        net = self.net
-        acc = self._acc
-        work = self._work
-        raw = pos.raw
-        net.load(acc, raw, False)
-        use_shots = _netmod.SHOTS
-        them0 = _netmod.masks(raw)[1]
-        opp_bar = raw[51]
-        n1 = net.h + 1
-        packed = self._packed
-        for j in range(13):
-            packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
+        value = self._prepare(pos)
         best = 0
         best_v = None
         tick = self.tick
-        delta = _native[0]
-        if delta is not None and net._add is not None:
-            return self._scan_native(delta, net, plays, raw, them0, noise, out)
         for i in range(len(plays)):
             if tick and i & 15 == 15:
                 tick()
-            # a play's record (see bgcore.position._Found): the mover's counts two to a byte,
-            # then the mask of the points where a blot was hit
             c, o = plays._record(i)
-            for j in range(n1):
-                work[j] = acc[j]
-            for j in range(13):
-                v = c[o + j]
-                pv = packed[j]
-                if v != pv:
-                    place = 2 * j
-                    a = pv & 15
-                    b = v & 15
-                    if a != b:
-                        if a:
-                            net.sub(work, row(0, place, a))
-                        if b:
-                            net.add(work, row(0, place, b))
-                    a = pv >> 4
-                    b = v >> 4
-                    if a != b:
-                        if a:
-                            net.sub(work, row(0, place + 1, a))
-                        if b:
-                            net.add(work, row(0, place + 1, b))
-            hits = c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16
-            them = them0
-            if hits:
-                k = 0
-                for p in range(24):
-                    if hits >> p & 1:
-                        net.sub(work, row(1, 24 - p, 1))       # mover's point p + 1
-                        them &= ~(1 << (24 - p))
-                        k += 1
-                if opp_bar:
-                    net.sub(work, row(1, 25, opp_bar))
-                net.add(work, row(1, 25, opp_bar + k))
-                them |= 1 << 25
-            if use_shots:
-                r = shot_row(shots(blot_mask(c, o), them))
-                if r is not None:
-                    net.add(work, r)
-            v = net.equity(work)
+            v = value(c, o)
             if out is not None:
                 out.append(v)
                 continue
@@ -186,48 +179,106 @@ class Bot:
                 best_v = v
         return best
 
-    def _scan_native(self, delta, net, plays, raw, them0, noise, out):
-        # _scan's loop with a play's rows in native code (see _natives)
-        ctx = _ctx
-        if not ctx[3]:
-            ctx[3] = net.h
-            rolls = _netmod._ROLLS
-            for j in range(21):
-                ctx[17 + j], ctx[38 + j] = rolls[j]
-            for n in range(37):
-                r = shot_row(n)
-                ctx[59 + n] = 0 if r is None else r + 1
-        ctx[0] = them0
-        ctx[1] = raw[51]
-        ctx[2] = _netmod.SHOTS
+    def _prepare(self, pos):
+        # The parent's hidden sums (without a shot row: each play adds its own) and what the
+        # per-play scoring needs; returns the function scoring a play's packed record (c, o):
+        # a play's record (see bgcore.position._Found) is the mover's counts two to a byte,
+        # then the mask of the points where a blot was hit.
+        net = self.net
+        raw = pos.raw
+        net.load(self._acc, raw, False)
+        self._them0 = _netmod.masks(raw)[1]
+        self._opp_bar = raw[51]
+        packed = self._packed
         for j in range(13):
-            ctx[4 + j] = raw[2 * j] | raw[2 * j + 1] << 4
-        rows = _rows
+            packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
+        if _native[0] is not None and net._add is not None:
+            ctx = _ctx
+            if not ctx[3]:
+                ctx[3] = net.h
+                rolls = _netmod._ROLLS
+                for j in range(21):
+                    ctx[17 + j], ctx[38 + j] = rolls[j]
+                for n in range(37):
+                    r = shot_row(n)
+                    ctx[59 + n] = 0 if r is None else r + 1
+            ctx[0] = self._them0
+            ctx[1] = raw[51]
+            ctx[2] = _netmod.SHOTS
+            for j in range(13):
+                ctx[4 + j] = packed[j]
+            return self._value_native
+        return self._value
+
+    def _value_native(self, c, o):
+        # _value with a play's rows in native code (see _natives); the shared `ctx` holds this
+        # bot's parent (set by _prepare)
+        net = self.net
+        mask = net._slots               # the first layer's cache (-1: all rows in w1)
+        work = self._work
+        _native[0](c, o, work, self._acc, _rows, _ctx, net._add, net.w1,
+                   net._tag if mask >= 0 else _ctx, mask, net._offset)
+        return net.equity(work)
+
+    def _value(self, c, o):
+        net = self.net
         acc = self._acc
         work = self._work
-        add = net._add
-        w1 = net.w1
-        mask = net._slots               # the first layer's cache (-1: all rows in w1)
-        tag = net._tag if mask >= 0 else ctx
-        miss = net._offset
-        tick = self.tick
-        best = 0
-        best_v = None
-        for i in range(len(plays)):
-            if tick and i & 15 == 15:
-                tick()
-            c, o = plays._record(i)
-            delta(c, o, work, acc, rows, ctx, add, w1, tag, mask, miss)
-            v = net.equity(work)
-            if out is not None:
-                out.append(v)
-                continue
-            if noise:
-                v += self._gauss() * noise // 2365
-            if best_v is None or v > best_v:
-                best = i
-                best_v = v
-        return best
+        packed = self._packed
+        for j in range(net.h + 1):
+            work[j] = acc[j]
+        for j in range(13):
+            v = c[o + j]
+            pv = packed[j]
+            if v != pv:
+                place = 2 * j
+                a = pv & 15
+                b = v & 15
+                if a != b:
+                    if a:
+                        net.sub(work, row(0, place, a))
+                    if b:
+                        net.add(work, row(0, place, b))
+                a = pv >> 4
+                b = v >> 4
+                if a != b:
+                    if a:
+                        net.sub(work, row(0, place + 1, a))
+                    if b:
+                        net.add(work, row(0, place + 1, b))
+        hits = c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16
+        them = self._them0
+        if hits:
+            opp_bar = self._opp_bar
+            k = 0
+            for p in range(24):
+                if hits >> p & 1:
+                    net.sub(work, row(1, 24 - p, 1))       # mover's point p + 1
+                    them &= ~(1 << (24 - p))
+                    k += 1
+            if opp_bar:
+                net.sub(work, row(1, 25, opp_bar))
+            net.add(work, row(1, 25, opp_bar + k))
+            them |= 1 << 25
+        if _netmod.SHOTS:
+            r = shot_row(shots(blot_mask(c, o), them))
+            if r is not None:
+                net.add(work, r)
+        return net.equity(work)
+
+    def _best_double(self, pos, d):
+        # The best play of the double d-d by the network (no noise), scored as the move
+        # generator finds each play and only the best one's record kept: a double may have over
+        # 300 plays, whose list would not fit a 64 KB heap beside the network. The same play as
+        # plays[_scan(...)]: the first of the best, in the generator's order (a position reached
+        # again scores the same and does not replace it).
+        if pos.is_over():
+            return None
+        sink = _Best(self._prepare(pos), self.tick)
+        _search(bytearray(pos.raw), (d, d, d, d), 0, bytearray(8), 0, 25, True, sink, 0)
+        if sink.used <= 0:
+            return None
+        return _one_play(pos.raw, sink.rec, sink.used)
 
     def choose(self, pos, d1, d2):
         """One of pos.plays(d1, d2), or None when the roll cannot be played."""
@@ -235,6 +286,9 @@ class Bot:
 
     def hint(self, pos, d1, d2, noise=0):
         """The strongest play for the side on roll, whatever the level (None: no legal play)."""
+        if d1 == d2 and not noise:
+            _check_dice(d1, d2)
+            return self._best_double(pos, d1)
         plays = pos.plays(d1, d2)
         if len(plays) < 2:
             return plays[0].detached() if plays else None
