@@ -133,7 +133,48 @@ def encode(raw):
     idx[n == 0] = bnet.ROWS
     if bnet.SHOTS:
         idx = np.concatenate([idx, shot_rows(n)[:, None]], axis=1)
+    if bnet.CONTACT:
+        idx = np.concatenate([idx, contact_rows(n)], axis=1)
     return idx.astype(np.uint16)
+
+
+_ESCAPES = np.array([bnet.escapes(b) for b in range(4096)], np.int64)
+
+
+def _made_back(n, base):
+    # (points held by two or more as bits, the back checker's point) of the side at `base`
+    made = np.zeros(len(n), np.int64)
+    back = np.zeros(len(n), np.int64)
+    for p in range(1, 26):
+        v = n[:, base + p]
+        if p < 25:
+            made |= (v > 1).astype(np.int64) << p
+        back = np.where(v > 0, p, back)
+    return made, back
+
+
+def _prime(made):
+    run = np.zeros(len(made), np.int64)
+    m = made.copy()
+    while m.any():
+        run += m != 0
+        m &= m >> 1
+    return run
+
+
+def contact_rows(n):
+    """bgcore.net's contact rows of each position (N x 52 counts; N x 4, ROWS where none)."""
+    mine, back = _made_back(n, 0)
+    them, tback = _made_back(n, 26)
+    e1 = np.where(tback > 0, _ESCAPES[(mine >> (26 - np.maximum(tback, 1))) & 0xFFF], 36)
+    e2 = np.where(back > 0, _ESCAPES[(them >> (26 - np.maximum(back, 1))) & 0xFFF], 36)
+    out = np.full((len(n), 4), bnet.ROWS, np.int64)
+    out[:, 0] = bnet._ESC_ROW + (e1 >> 2)
+    out[:, 1] = bnet._ESC_ROW + 10 + (e2 >> 2)
+    for col, made, base in ((2, mine, 18), (3, them, 23)):
+        k = _prime(made)
+        out[:, col] = np.where(k > 1, bnet._ESC_ROW + base + np.minimum(k, 6), bnet.ROWS)
+    return out
 
 
 def shot_rows(n):
@@ -380,7 +421,8 @@ def export(model, path, note):
             "HIDDEN = %d" % h,
             "HIDDEN2 = %d" % model.hidden2,
             "LEVELS = %d" % bnet.LEVELS,
-            "SHOTS = %d" % bnet.SHOTS]
+            "SHOTS = %d" % bnet.SHOTS,
+            "CONTACT = %d" % bnet.CONTACT]
     size = w1.nbytes + len(w2)
     for name, arr in parts.items():
         data = arr.tobytes()
@@ -521,6 +563,8 @@ def main(argv=None):
     ap.add_argument("--hidden2", type=int, default=16, help="second hidden layer (0: none)")
     ap.add_argument("--levels", type=int, default=6, help="count levels per point")
     ap.add_argument("--shots", type=int, default=1, help="1: inputs for the rolls that hit a blot")
+    ap.add_argument("--contact", type=int, default=0,
+                    help="1: inputs for each side's back checker's escapes and longest prime")
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--dances", action="store_true",
                     help="also learn the positions after a dance (the mover still on the bar)")
@@ -545,7 +589,7 @@ def main(argv=None):
         return
     a.games = a.games or 10000
     t0 = time.time()
-    bnet.configure(a.levels, a.shots)
+    bnet.configure(a.levels, a.shots, a.contact)
     raw, tgt, roll = dataset(a.games, a.seed, a.cache, a.dances, a.generate_only)
     if a.generate_only:
         return
@@ -556,9 +600,10 @@ def main(argv=None):
     model = Model(a.hidden, a.hidden2, a.seed)
     test = test_set(a.cache)
     train(model, idx, tgt, roll, a.epochs, a.seed, a.lr, rank_weight=a.rank, test=test)
-    note = ("trained on %d examples from %d games (seed %d%s), %d levels, %d+%d hidden, %d "
+    note = ("trained on %d examples from %d games (seed %d%s), %d levels%s, %d+%d hidden, %d "
             "epochs%s, in %.0f s; %s" % (
-                len(idx), a.games, a.seed, ", dances" if a.dances else "", a.levels, a.hidden,
+                len(idx), a.games, a.seed, ", dances" if a.dances else "", a.levels,
+                ", contact inputs" if a.contact else "", a.hidden,
                 a.hidden2, a.epochs, ", rank weight %g" % a.rank if a.rank else "",
                 time.time() - t0, describe_error(move_error(model, test))))
     size = export(model, a.out, note)

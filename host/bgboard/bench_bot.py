@@ -245,7 +245,8 @@ def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1
     size = w1 + sum(len(getattr(botnet, k)) for k in ("B1", "W2", "B2", "WO", "BO", "SIGMOID")
                     if hasattr(botnet, k))
     print("weights: %d bytes, %d of them (the first two layers) in %s (%d+%d hidden units, %d "
-          "count levels, shot inputs %s)"
+          "count levels, shot inputs %s, contact inputs %s)"
           % (size, w1, net.W1_FILE, botnet.HIDDEN, botnet.HIDDEN2, botnet.LEVELS,
-             "on" if getattr(botnet, "SHOTS", 0) else "off"))
+             "on" if getattr(botnet, "SHOTS", 0) else "off",
+             "on" if getattr(botnet, "CONTACT", 0) else "off"))
     print("(%.0f s)" % (time.time() - t0))

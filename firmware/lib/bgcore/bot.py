@@ -6,7 +6,7 @@
 from array import array
 
 from bgcore import net as _netmod
-from bgcore.net import Net, row, shots, shot_row, blot_mask, S_OUT
+from bgcore.net import Net, row, shots, shot_row, blot_mask, contact_rows, them_rows, S_OUT
 from bgcore.position import Play, _Found, _search, _check_dice, _REC
 
 # noise on each play's equity, in 1/1000 of a point, for levels 1-6
@@ -29,8 +29,10 @@ def _shared_net():
 # compares the equities). `ctx` (int32): 0 the opponent's points (shots' `them`), 1 the
 # opponent's bar, 2 1 to add the shot row, 3 the hidden size, 4-16 the parent's packed counts,
 # 17-37 the 21 rolls' hit masks, 38-58 their weights, 59-95 1 + the shot row for 0-36 hitting
-# rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), from 96 the rows to
-# add (2 * row) and remove (2 * row + 1) for the play in hand. `rows` (uint16): row(0, place, n)
+# rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), 96 1 to add the
+# contact rows, 97 the opponent's points held (bit s: its point s), 98 its back checker's point,
+# 99 the first contact row; from 104 the rows to add (2 * row) and remove (2 * row + 1) for the
+# play in hand. `rows` (uint16): row(0, place, n)
 # at place * 16 + n, row(1, point, 1) at 416 + point, row(1, 25, n) (the bar) at 442 + n.
 _native = []        # [delta] once compiled; [None] without a native emitter
 _rows = None        # the row table (above), made with it
@@ -40,7 +42,7 @@ _ctx = None         # the numbers (above): one for every bot, each scan sets its
 def _natives():
     global _rows, _ctx
     if not _native:
-        ctx = array("i", bytes(4 * 128))    # before the compiler's garbage
+        ctx = array("i", bytes(4 * 136))    # before the compiler's garbage
         t = array("H", bytes(2 * 458))
         for place in range(26):
             for n in range(1, 16):
@@ -189,6 +191,7 @@ class Bot:
         net.load(self._acc, raw, False)
         self._them0 = _netmod.masks(raw)[1]
         self._opp_bar = raw[51]
+        self._made_them, self._back_them = them_rows(raw)
         packed = self._packed
         for j in range(13):
             packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
@@ -205,6 +208,10 @@ class Bot:
             ctx[0] = self._them0
             ctx[1] = raw[51]
             ctx[2] = _netmod.SHOTS
+            ctx[96] = _netmod.CONTACT
+            ctx[97] = self._made_them
+            ctx[98] = self._back_them
+            ctx[99] = _netmod._ESC_ROW
             for j in range(13):
                 ctx[4 + j] = packed[j]
             return self._value_native
@@ -263,6 +270,16 @@ class Bot:
         if _netmod.SHOTS:
             r = shot_row(shots(blot_mask(c, o), them))
             if r is not None:
+                net.add(work, r)
+        if _netmod.CONTACT:
+            mine = bytearray(26)
+            for j in range(13):
+                v = c[o + j]
+                mine[2 * j] = v & 15
+                mine[2 * j + 1] = v >> 4
+            more = []
+            contact_rows(mine, self._made_them, 25 if hits else self._back_them, more)
+            for r in more:
                 net.add(work, r)
         return net.equity(work)
 
