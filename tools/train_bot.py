@@ -1,24 +1,18 @@
 #!/usr/bin/env python3
-# Trains the bot's network and writes firmware/lib/bgcore/botnet.py and botnet.bin.
+# Trains the bot's network and writes firmware/lib/bgcore/botnet.py.
 #
 # Supervised on GNU Backgammon's 0-ply evaluations (gnubg-nn 1.1.0a11): positions come from games
 # played by gnubg 0-ply (with some exploration) and pubeval; for each roll, several of the plays
 # gnubg scored (its best ones and a few others) become examples, labelled with gnubg's five
 # probabilities and cubeless equity for the side that moved. A numpy network (two clipped-ReLU
-# layers over bgcore.net's one-hot rows, Adam) learns them, the equity also relative to the other
-# plays of the same roll (--rank: what choosing a play depends on); it is then rounded to
-# integers exactly as bgcore.net evaluates it. After every fourth epoch and at the end it prints
-# its error per move against gnubg-nn 0-ply on the positions of bgboard bench bot's 300 games
-# (seed 999, never trained on), by gnubg's position classes.
+# layers over bgcore.net's one-hot rows, Adam) learns them; it is then rounded to integers
+# exactly as bgcore.net evaluates it.
 # Everything is seeded (the games, the examples kept, the starting weights, the batches); a
-# multi-threaded BLAS may still round sums differently from run to run (use OMP_NUM_THREADS=1).
+# multi-threaded BLAS may still round sums differently from run to run.
 #
-#   OMP_NUM_THREADS=1 .venv/bin/python tools/train_bot.py     # the committed weights: 10,000
-#       # games (3.1 million examples; about 10 min of games, in two 5,000-game chunks that two
-#       # processes with --generate-only can share), then 8 epochs at 64+16 hidden units (20 min
-#       # on this shared 2-core machine)
-#   .venv/bin/python tools/train_bot.py --games 2000 --epochs 2 --out /tmp/x.py   # a quick try
-#       # (writes /tmp/x.py and /tmp/x.bin: copy them to bgcore/botnet.py and botnet.bin)
+#   .venv/bin/python tools/train_bot.py                 # the committed weights (about 10 min on
+#                                                       # this 2-core machine, half of it games)
+#   .venv/bin/python tools/train_bot.py --games 2000 --epochs 2 --out /tmp/botnet.py   # a quick try
 #   .venv/bin/python tools/train_bot.py --dance-readout    # bgcore/dancenet.py for the weights in
 #                                                        # botnet.py (dance positions: below)
 # Examples are cached in .cache/ (the games take longest), so a second run with other network
@@ -53,8 +47,7 @@ def generate(games, seed, keep_top=4, keep_other=4, dances=False):
     rng = np.random.RandomState(seed)
     raws = []
     tgt = []
-    rolls = []          # the roll each example comes from (its number in these games)
-    for n, (board, d1, d2, scored) in enumerate(refplay.decisions(games, seed, dances=dances)):
+    for board, d1, d2, scored in refplay.decisions(games, seed, dances=dances):
         if scored is None:
             # the mover danced and is still on the bar: gnubg's chances of the side on roll,
             # turned to the mover's (the network never saw such positions otherwise)
@@ -63,7 +56,6 @@ def generate(games, seed, keep_top=4, keep_other=4, dances=False):
             equity = 2 * probs[0] - 1 + probs[1] + probs[2] - probs[3] - probs[4]
             raws.append(bytes(raw_of(board)))
             tgt.append(list(probs) + [equity])
-            rolls.append(n)
             continue
         chosen = list(range(min(keep_top, len(scored))))
         rest = len(scored) - len(chosen)
@@ -74,48 +66,20 @@ def generate(games, seed, keep_top=4, keep_other=4, dances=False):
             after, equity, probs = scored[i]
             raws.append(bytes(raw_of(after)))
             tgt.append(list(probs) + [equity])
-            rolls.append(n)
-    return (np.frombuffer(b"".join(raws), dtype=np.uint8).reshape(-1, 52),
-            np.array(tgt, np.float32), np.array(rolls, np.int32))
+    return np.frombuffer(b"".join(raws), dtype=np.uint8).reshape(-1, 52), np.array(tgt, np.float32)
 
 
-CHUNK = 5000       # games per cached chunk of examples
-
-
-def dataset(games, seed, cache, dances=False, generate_only=False):
-    """The examples of `games` games: chunks of CHUNK games (chunk k played with seed
-    seed * 1000 + k), each cached in `cache`, so a bigger set reuses a smaller one's games.
-    Several processes may run at once: each generates the chunks no other one has started."""
+def dataset(games, seed, cache, dances=False):
+    path = os.path.join(cache, "botdata-%d-%d%s.npz" % (games, seed, "-dances" if dances else ""))
+    if os.path.exists(path):
+        d = np.load(path)
+        return d["raw"], d["tgt"]
+    t = time.time()
+    raw, tgt = generate(games, seed, dances=dances)
     os.makedirs(cache, exist_ok=True)
-    names = [os.path.join(cache, "botdata-%d-%d%s.npz" % (CHUNK, seed * 1000 + k,
-                                                          "-dances" if dances else ""))
-             for k in range((games + CHUNK - 1) // CHUNK)]
-    for k, path in enumerate(names):
-        if os.path.exists(path):
-            continue
-        try:
-            os.close(os.open(path + ".part", os.O_CREAT | os.O_EXCL))
-        except FileExistsError:
-            continue                    # another process is on it
-        t = time.time()
-        raw, tgt, roll = generate(min(CHUNK, games - k * CHUNK), seed * 1000 + k, dances=dances)
-        np.savez(path[:-4] + ".tmp.npz", raw=raw, tgt=tgt, roll=roll)
-        os.replace(path[:-4] + ".tmp.npz", path)
-        os.remove(path + ".part")
-        print("chunk %d: %d examples in %.0f s" % (k, len(raw), time.time() - t), flush=True)
-    if generate_only:
-        return None, None, None
-    while not all(os.path.exists(p) for p in names):
-        print("waiting for chunks other processes generate", flush=True)
-        time.sleep(30)
-    parts = [np.load(p) for p in names]
-    rolls = []
-    base = 0
-    for d in parts:                     # roll numbers made distinct across chunks
-        rolls.append(d["roll"] + base)
-        base += int(d["roll"].max()) + 1
-    return (np.concatenate([d["raw"] for d in parts]),
-            np.concatenate([d["tgt"] for d in parts]), np.concatenate(rolls))
+    np.savez(path, raw=raw, tgt=tgt)
+    print("generated %d examples from %d games in %.0f s" % (len(raw), games, time.time() - t))
+    return raw, tgt
 
 
 def encode(raw):
@@ -133,48 +97,7 @@ def encode(raw):
     idx[n == 0] = bnet.ROWS
     if bnet.SHOTS:
         idx = np.concatenate([idx, shot_rows(n)[:, None]], axis=1)
-    if bnet.CONTACT:
-        idx = np.concatenate([idx, contact_rows(n)], axis=1)
     return idx.astype(np.uint16)
-
-
-_ESCAPES = np.array([bnet.escapes(b) for b in range(4096)], np.int64)
-
-
-def _made_back(n, base):
-    # (points held by two or more as bits, the back checker's point) of the side at `base`
-    made = np.zeros(len(n), np.int64)
-    back = np.zeros(len(n), np.int64)
-    for p in range(1, 26):
-        v = n[:, base + p]
-        if p < 25:
-            made |= (v > 1).astype(np.int64) << p
-        back = np.where(v > 0, p, back)
-    return made, back
-
-
-def _prime(made):
-    run = np.zeros(len(made), np.int64)
-    m = made.copy()
-    while m.any():
-        run += m != 0
-        m &= m >> 1
-    return run
-
-
-def contact_rows(n):
-    """bgcore.net's contact rows of each position (N x 52 counts; N x 4, ROWS where none)."""
-    mine, back = _made_back(n, 0)
-    them, tback = _made_back(n, 26)
-    e1 = np.where(tback > 0, _ESCAPES[(mine >> (26 - np.maximum(tback, 1))) & 0xFFF], 36)
-    e2 = np.where(back > 0, _ESCAPES[(them >> (26 - np.maximum(back, 1))) & 0xFFF], 36)
-    out = np.full((len(n), 4), bnet.ROWS, np.int64)
-    out[:, 0] = bnet._ESC_ROW + (e1 >> 2)
-    out[:, 1] = bnet._ESC_ROW + 10 + (e2 >> 2)
-    for col, made, base in ((2, mine, 18), (3, them, 23)):
-        k = _prime(made)
-        out[:, col] = np.where(k > 1, bnet._ESC_ROW + base + np.minimum(k, 6), bnet.ROWS)
-    return out
 
 
 def shot_rows(n):
@@ -244,20 +167,13 @@ class Model:
         h2 = np.clip(pre2, 0.0, 1.0)
         return (pre1, h1, pre2, h2), h2 @ self.wo + self.bo
 
-    def step(self, x, y, lr, eq_weight, group=None, rank_weight=0.0):
+    def step(self, x, y, lr, eq_weight):
         cache, out = self.forward(x)
         n = len(x)
         p = 1.0 / (1.0 + np.exp(-out[:, :5]))
         d = np.empty_like(out)
         d[:, :5] = (p - y[:, :5]) / n                       # cross-entropy on the probabilities
-        err = out[:, 5] - y[:, 5]
-        d[:, 5] = eq_weight * 2.0 * err / n
-        if rank_weight:
-            # the squared error of each play's equity relative to its roll's mean: what
-            # choosing among a roll's plays depends on
-            size = np.bincount(group)
-            rel = err - (np.bincount(group, err) / size)[group]
-            d[:, 5] += rank_weight * 2.0 * rel / n
+        d[:, 5] = eq_weight * 2.0 * (out[:, 5] - y[:, 5]) / n
         last = cache[-1]
         grads = [last.T @ d, d.sum(0)]
         dh = d @ self.wo.T
@@ -284,102 +200,25 @@ class Model:
         np.clip(self.wo, -127.0, 127.0, out=self.wo)
 
 
-def batches(roll, n, batch, r):
-    """Example indices below `n` in batches of about `batch`, whole rolls at a time (the rolls
-    in a random order), and each example's group (its roll's number within the batch)."""
-    starts = np.flatnonzero(np.r_[True, roll[1:n] != roll[:n - 1]])
-    ends = np.r_[starts[1:], n]
-    order = r.permutation(len(starts))
-    sizes = (ends - starts)[order]
-    cuts = np.searchsorted(np.cumsum(sizes), np.arange(batch, sizes.sum() + batch, batch))
-    lo = 0
-    for hi in np.unique(np.minimum(cuts + 1, len(order))):
-        pick = order[lo:hi]
-        if len(pick):
-            lens = ends[pick] - starts[pick]
-            group = np.repeat(np.arange(len(pick)), lens)
-            first = np.repeat(starts[pick] - np.r_[0, np.cumsum(lens)[:-1]], lens)
-            yield first + np.arange(len(group)), group
-        lo = hi
-
-
-def train(model, idx, tgt, roll, epochs, seed, lr, batch=2048, eq_weight=1.0, rank_weight=0.0,
-          held=100000, test=None):
+def train(model, idx, tgt, epochs, seed, lr, batch=2048, eq_weight=1.0, held=100000):
     r = np.random.RandomState(seed)
-    n = len(idx) - min(held, len(idx) // 10)    # the last rolls (about `held` examples) only
-                                                # measure
-    while n < len(idx) and roll[n] == roll[n - 1]:
-        n += 1
+    n = len(idx) - held                 # the last `held` examples only measure
     for ep in range(epochs):
         t = time.time()
+        order = r.permutation(n)
         rate = lr * (0.5 ** (ep * 4.0 / max(1, epochs)))
-        for b, group in batches(roll, n, batch, r):
-            model.step(dense(idx[b]), tgt[b], rate, eq_weight, group, rank_weight)
+        for s in range(0, n, batch):
+            b = order[s:s + batch]
+            model.step(dense(idx[b]), tgt[b], rate, eq_weight)
         err = equity_rmse(model, idx[n:], tgt[n:])
-        line = ("epoch %d: lr %.5f, equity RMSE %.4f on %d held-out examples"
-                % (ep + 1, rate, err, len(idx) - n))
-        if test is not None and (ep + 1 == epochs or ep % 4 == 3):
-            line += ", " + describe_error(move_error(model, test))
-        print(line + ", %.0f s" % (time.time() - t), flush=True)
+        print("epoch %d: lr %.5f, equity RMSE %.4f on %d held-out examples, %.0f s"
+              % (ep + 1, rate, err, len(idx) - n, time.time() - t), flush=True)
 
 
 def equity_rmse(model, idx, tgt):
     out = np.concatenate([model.forward(dense(idx[s:s + 8192]))[1]
                           for s in range(0, len(idx), 8192)])
     return float(np.sqrt(np.mean((out[:, 5] - tgt[:, 5]) ** 2)))
-
-
-# ---- the held-out measure: every play of every roll with a choice in games not trained on -----
-TEST_GAMES, TEST_SEED = 300, 999        # bgboard bench bot's error-rate games
-
-
-def test_set(cache, games=TEST_GAMES, seed=TEST_SEED):
-    """{idx, eq, roll, cls}: the input rows and gnubg-nn 0-ply equity of every play of every
-    roll with a choice in `games` games of gnubg/pubeval play (refplay.decisions, as bgboard
-    bench bot measures), the roll of each play and each roll's position class."""
-    from bgboard.bench_bot import CLASSES, position_class
-    path = os.path.join(cache, "testset-%d-%d.npz" % (games, seed))
-    if not os.path.exists(path):
-        raws, eqs, rolls, cls = [], [], [], []
-        for n, (board, _d1, _d2, scored) in enumerate(refplay.decisions(games, seed)):
-            for after, equity, _probs in scored:
-                raws.append(bytes(raw_of(after)))
-                eqs.append(equity)
-                rolls.append(n)
-            cls.append(CLASSES.index(position_class(board)))
-        os.makedirs(cache, exist_ok=True)
-        np.savez(path, raw=np.frombuffer(b"".join(raws), np.uint8).reshape(-1, 52),
-                 eq=np.array(eqs), roll=np.array(rolls), cls=np.array(cls))
-    d = np.load(path)
-    return {"idx": encode(d["raw"]), "eq": d["eq"], "roll": d["roll"], "cls": d["cls"]}
-
-
-def move_error(model, test):
-    """{class: (rolls, mean loss in millipoints)} (and "all") of the model's best play by its
-    equity against gnubg-nn 0-ply's best, on the test set."""
-    idx, eq, roll = test["idx"], test["eq"], test["roll"]
-    out = np.concatenate([model.forward(dense(idx[s:s + 8192]))[1][:, 5]
-                          for s in range(0, len(idx), 8192)])
-    starts = np.flatnonzero(np.r_[True, roll[1:] != roll[:-1]])
-    best = np.maximum.reduceat(eq, starts)
-    # the first play with the highest output in each roll (as the bot breaks ties)
-    top = np.maximum.reduceat(out, starts)
-    first = np.full(len(starts), len(out))
-    hit = np.flatnonzero(out >= np.repeat(top, np.diff(np.r_[starts, len(out)])))
-    np.minimum.at(first, np.searchsorted(starts, hit, side="right") - 1, hit)
-    loss = 1000 * (best - eq[first])
-    res = {"all": (len(loss), float(loss.mean()))}
-    from bgboard.bench_bot import CLASSES
-    for k, name in enumerate(CLASSES):
-        m = test["cls"] == k
-        if m.any():
-            res[name] = (int(m.sum()), float(loss[m].mean()))
-    return res
-
-
-def describe_error(res):
-    return "%.2f mEMG/move held out (%s)" % (res["all"][1], ", ".join(
-        "%s %.1f" % (k, v[1]) for k, v in res.items() if k != "all"))
 
 
 def _literal(data):
@@ -395,51 +234,36 @@ def _i16(a):
 
 
 def export(model, path, note):
-    """Write the weights as bgcore.net reads them: the first layer's rows and W2 to the .bin file
-    beside `path` (bgcore/botnet.bin for bgcore/botnet.py), the rest to `path`. Returns their
-    size in bytes."""
+    """Write the weights as bgcore.net reads them; returns their size in bytes."""
     h = model.w1.shape[1]
-    w1 = (np.clip(np.round(model.w1[:bnet.ROWS] * bnet.S1), -127, 127) + 128).astype(np.uint8)
     parts = {
+        "W1": (np.clip(np.round(model.w1[:bnet.ROWS] * bnet.S1), -127, 127) + 128).astype(np.uint8),
         "B1": _i16(model.b1 * bnet.S1),
         "WO": _i16(model.wo.T * 256),                                 # output-major
         "BO": np.round(model.bo * bnet.S_OUT).astype("<i4"),
         "SIGMOID": _i16(np.minimum(32767, 32768 / (1 + np.exp(-np.arange(-64, 65) / 8.0)))),
     }
-    w2 = b""
     if model.hidden2:
-        w2 = _i16(model.w2.T * 256).tobytes()                         # hidden2-major
+        parts["W2"] = _i16(model.w2.T * 256)                          # hidden2-major
         parts["B2"] = np.round(model.b2 * bnet.S_OUT).astype("<i4")
     text = ["# The bot's network weights, written by tools/train_bot.py: do not edit.",
             "# " + note,
-            "# The first layer (%d input rows x HIDDEN, a byte each: weight * %d + 128), then W2"
-            % (bnet.ROWS, bnet.S1),
-            "# (HIDDEN2 x HIDDEN int16, * 256) are in %s beside this file. B1 int16 (* %d); B2"
-            % (bnet.W1_FILE, bnet.S1),
-            "# (int32, * 32768) when HIDDEN2 is not 0; WO (6 outputs x the last layer, * 256),",
-            "# BO (int32, * 32768), SIGMOID int16.",
+            "# W1: %d input rows x HIDDEN, a byte each (weight * %d + 128); B1 int16 (* %d);"
+            % (bnet.ROWS, bnet.S1, bnet.S1),
+            "# W2 (HIDDEN2 x HIDDEN, * 256) and B2 (int32, * 32768) when HIDDEN2 is not 0;",
+            "# WO (6 outputs x the last layer, * 256), BO (int32, * 32768), SIGMOID int16.",
             "HIDDEN = %d" % h,
             "HIDDEN2 = %d" % model.hidden2,
             "LEVELS = %d" % bnet.LEVELS,
-            "SHOTS = %d" % bnet.SHOTS,
-            "CONTACT = %d" % bnet.CONTACT]
-    size = w1.nbytes + len(w2)
+            "SHOTS = %d" % bnet.SHOTS]
+    size = 0
     for name, arr in parts.items():
         data = arr.tobytes()
         size += len(data)
         text.append("%s = %s" % (name, _literal(data)))
     with open(path, "w") as f:
         f.write("\n".join(text) + "\n")
-    with open(os.path.join(os.path.dirname(path), bin_name(path)), "wb") as f:
-        f.write(w1.tobytes() + w2)
     return size
-
-
-def bin_name(path):
-    """The first layer's file for weights written to `path`: botnet.bin beside botnet.py, X.bin
-    beside any other X.py (copy it to botnet.bin with them to use them)."""
-    base = os.path.basename(path)
-    return bnet.W1_FILE if base == "botnet.py" else base.rsplit(".", 1)[0] + ".bin"
 
 
 # ---- the readout for positions after a dance (bgcore.dancenet) ---------------------------------
@@ -472,28 +296,6 @@ def dance_features(net, raw):
     top_b = list(net._top(acc))
     h1_b = list(net._h1)
     return top_a + top_b + h1_a + h1_b, outs
-
-
-def dance_features_all(net, raw):
-    """dance_features of many positions (N x 52) at once, in numpy's exact integers."""
-    w1 = np.frombuffer(bytes(net.w1), np.uint8).reshape(bnet.ROWS, net.h).astype(np.int64)
-    w1 = np.vstack([w1, np.zeros((1, net.h), np.int64)])   # the unused row (an empty place)
-    b1 = np.array(net.b1, np.int64)
-    w2 = np.array(net.w2, np.int64).reshape(net.h2, net.h)
-    b2 = np.array(net.b2, np.int64)
-    wo = np.array(net.wo, np.int64).reshape(6, net.h2)
-    bo = np.array(net.bo, np.int64)
-
-    def view(r):
-        idx = encode(r).astype(np.int64)
-        acc = w1[idx].sum(axis=1) - 128 * (idx < bnet.ROWS).sum(axis=1, keepdims=True)
-        h1 = np.clip(acc + b1, 0, bnet.S1)
-        top = np.clip((b2 + h1 @ w2.T) >> 8, 0, bnet.S1)
-        return h1, top, bo[:5] + top @ wo[:5].T
-
-    h1_a, top_a, outs = view(raw)
-    h1_b, top_b, _ = view(np.concatenate([raw[:, 26:], raw[:, :26]], axis=1))
-    return np.hstack([top_a, top_b, h1_a, h1_b]), outs
 
 
 def fit_readout(feats, outs, tgt, lam=1.0):
@@ -543,10 +345,7 @@ def dance_readout(games, seed, cache, out):
         os.makedirs(cache, exist_ok=True)
         np.savez(path, raw=np.frombuffer(b"".join(raws), np.uint8).reshape(-1, 52), tgt=tgt)
     net = bnet.Net()
-    feats, outs = dance_features_all(net, np.frombuffer(b"".join(raws), np.uint8).reshape(-1, 52))
-    for i in range(0, len(raws), max(1, len(raws) // 50)):     # the same integers as bgcore
-        f, o = dance_features(net, raws[i])
-        assert list(feats[i]) == f and list(outs[i]) == o, i
+    feats, outs = zip(*[dance_features(net, r) for r in raws])
     coefs = fit_readout(feats, outs, tgt)
     note = ("Fitted on %d dance positions from %d games (seed %d) in %.0f s."
             % (len(raws), games, seed, time.time() - t0))
@@ -559,13 +358,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--hidden2", type=int, default=16, help="second hidden layer (0: none)")
     ap.add_argument("--levels", type=int, default=6, help="count levels per point")
     ap.add_argument("--shots", type=int, default=1, help="1: inputs for the rolls that hit a blot")
-    ap.add_argument("--contact", type=int, default=0,
-                    help="1: inputs for each side's back checker's escapes and longest prime")
-    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--epochs", type=int, default=16)
     ap.add_argument("--dances", action="store_true",
                     help="also learn the positions after a dance (the mover still on the bar)")
     ap.add_argument("--dance-readout", action="store_true",
@@ -573,12 +370,6 @@ def main(argv=None):
                     "weights in botnet.py, on the dance positions of --games games (default %d)"
                     % DANCE_GAMES)
     ap.add_argument("--lr", type=float, default=0.003)
-    ap.add_argument("--rank", type=float, default=1.0,
-                    help="weight of the loss on each play's equity relative to the other plays "
-                    "of its roll")
-    ap.add_argument("--generate-only", action="store_true",
-                    help="only generate (and cache) the examples; run it in several processes "
-                    "at once to share the work")
     ap.add_argument("--cache", default=str(paths.REPO / ".cache"))
     ap.add_argument("--out", default=str(paths.FIRMWARE_LIB / "bgcore" / "botnet.py"))
     a = ap.parse_args(argv)
@@ -587,25 +378,19 @@ def main(argv=None):
             paths.FIRMWARE_LIB / "bgcore" / "dancenet.py")
         dance_readout(a.games or DANCE_GAMES, a.seed, a.cache, out)
         return
-    a.games = a.games or 10000
+    a.games = a.games or 30000
     t0 = time.time()
-    bnet.configure(a.levels, a.shots, a.contact)
-    raw, tgt, roll = dataset(a.games, a.seed, a.cache, a.dances, a.generate_only)
-    if a.generate_only:
-        return
+    bnet.configure(a.levels, a.shots)
+    raw, tgt = dataset(a.games, a.seed, a.cache, a.dances)
     _check_encoding(raw)
     idx = encode(raw)
     del raw
     print("%d examples" % len(idx), flush=True)
     model = Model(a.hidden, a.hidden2, a.seed)
-    test = test_set(a.cache)
-    train(model, idx, tgt, roll, a.epochs, a.seed, a.lr, rank_weight=a.rank, test=test)
-    note = ("trained on %d examples from %d games (seed %d%s), %d levels%s, %d+%d hidden, %d "
-            "epochs%s, in %.0f s; %s" % (
-                len(idx), a.games, a.seed, ", dances" if a.dances else "", a.levels,
-                ", contact inputs" if a.contact else "", a.hidden,
-                a.hidden2, a.epochs, ", rank weight %g" % a.rank if a.rank else "",
-                time.time() - t0, describe_error(move_error(model, test))))
+    train(model, idx, tgt, a.epochs, a.seed, a.lr)
+    note = ("trained on %d examples from %d games (seed %d%s), %d levels, %d+%d hidden, %d "
+            "epochs, in %.0f s" % (len(idx), a.games, a.seed, ", dances" if a.dances else "",
+                                  a.levels, a.hidden, a.hidden2, a.epochs, time.time() - t0))
     size = export(model, a.out, note)
     print(note)
     print("wrote %s: %d bytes of weights" % (a.out, size))

@@ -107,26 +107,15 @@ class _Maker:
 
 
 def position_class(board):
-    """gnubg's classes of a gnubg-nn board [side not on roll, side on roll]: 'contact',
-    'crashed' (contact where a side has at most six checkers left outside the deepest points
-    of its home board, as gnubg counts them), 'race' (no more hitting) or 'bear-off' (a race
-    with both sides home)."""
+    """'contact', 'race' (no more hitting) or 'bear-off' (a race with both sides home) of a
+    gnubg-nn board [side not on roll, side on roll]."""
     back = [max([i + 1 for i in range(25) if side[i]] or [0]) for side in board]
     if back[0] + back[1] > 25:
-        for side in board:
-            left = sum(side)                # checkers not yet borne off
-            if left <= 6:
-                return "crashed"
-            if side[0] > 1:
-                if left <= 6 + side[0] or (side[1] > 1 and 1 + left - side[0] - side[1] <= 6):
-                    return "crashed"
-            elif left <= 6 + side[1] - 1:
-                return "crashed"
         return "contact"
     return "bear-off" if max(back) <= 6 else "race"
 
 
-CLASSES = ("contact", "crashed", "race", "bear-off")
+CLASSES = ("contact", "race", "bear-off")
 
 
 def error_rate(level, games, seed=999, by_class=None):
@@ -240,13 +229,10 @@ def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1
                   "median, %.1f s worst)%s" % (level, med, worst, med * 200, worst * 200 / 1000,
                                               "; a whole game runs in a %d KB heap" % heap
                                               if heap else ""))
-    from bgcore import botnet, net
-    w1 = os.path.getsize(net.w1_path())
-    size = w1 + sum(len(getattr(botnet, k)) for k in ("B1", "W2", "B2", "WO", "BO", "SIGMOID")
-                    if hasattr(botnet, k))
-    print("weights: %d bytes, %d of them (the first two layers) in %s (%d+%d hidden units, %d "
-          "count levels, shot inputs %s, contact inputs %s)"
-          % (size, w1, net.W1_FILE, botnet.HIDDEN, botnet.HIDDEN2, botnet.LEVELS,
-             "on" if getattr(botnet, "SHOTS", 0) else "off",
-             "on" if getattr(botnet, "CONTACT", 0) else "off"))
+    from bgcore import botnet
+    size = sum(len(getattr(botnet, k)) for k in ("W1", "B1", "W2", "B2", "WO", "BO", "SIGMOID")
+               if hasattr(botnet, k))
+    print("weights: %d bytes (%d+%d hidden units, %d count levels, shot inputs %s)"
+          % (size, botnet.HIDDEN, botnet.HIDDEN2, botnet.LEVELS,
+             "on" if getattr(botnet, "SHOTS", 0) else "off"))
     print("(%.0f s)" % (time.time() - t0))

@@ -41,8 +41,7 @@ def compile_module(src, name, out):
 
 def compile_lib(dest, lib=None, package=None):
     """Compile the firmware library LIB (default firmware/lib; only its PACKAGE subfolder when
-    given) to .mpy files under DEST, in the same layout, with its data files (DATA_FILES) copied
-    beside them. Returns {relative .mpy or data path: bytes}."""
+    given) to .mpy files under DEST, in the same layout. Returns {relative .mpy path: bytes}."""
     lib = Path(lib or paths.FIRMWARE_LIB)
     top = lib / package if package else lib
     files = {}
@@ -50,20 +49,7 @@ def compile_lib(dest, lib=None, package=None):
         rel = src.relative_to(lib)
         mpy = rel.with_suffix(".mpy").as_posix()
         files[mpy] = compile_module(src, rel.as_posix(), Path(dest) / mpy)
-    for src in data_files(top):
-        rel = src.relative_to(lib).as_posix()
-        files[rel] = src.read_bytes()
-        (Path(dest) / rel).parent.mkdir(parents=True, exist_ok=True)
-        (Path(dest) / rel).write_bytes(files[rel])
     return files
-
-
-DATA_FILES = "*.bin"        # the library's data files (the bot's first layer, bgcore/botnet.bin)
-
-
-def data_files(folder):
-    """The library's data files under FOLDER, which a board gets as they are."""
-    return sorted(Path(folder).rglob(DATA_FILES))
 
 
 def mpy_version(data):
@@ -110,7 +96,7 @@ def build(fw_dir=None, work=None):
     loader = fw_dir / "loader.py"
     if not loader.exists():
         loader = paths.FIRMWARE / "loader.py"
-    mpy = mpy_version(next(v for k, v in lib.items() if k.endswith(".mpy")))
+    mpy = mpy_version(next(v for v in lib.values()))
     return Build(fw_dir, files, loader.read_bytes(), version(fw_dir), mpy)
 
 

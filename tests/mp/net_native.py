@@ -12,7 +12,7 @@ from bgcore import Position
 from bgcore.bot import Bot
 
 if len(sys.argv) > 1 and sys.argv[1] == "python":
-    net_mod._native[:] = [None] * len(net_mod._native)
+    net_mod._native[:] = [None, None, None]
 print("native" if net_mod._natives()[0] else "python")
 state = [4242]
 

@@ -6,8 +6,7 @@
 from array import array
 
 from bgcore import net as _netmod
-from bgcore.net import Net, row, shots, shot_row, blot_mask, contact_rows, them_rows, S_OUT
-from bgcore.position import Play, _Found, _search, _check_dice, _REC
+from bgcore.net import Net, row, shots, shot_row, S_OUT
 
 # noise on each play's equity, in 1/1000 of a point, for levels 1-6
 NOISE = (0, 320, 180, 100, 55, 30, 0)
@@ -29,10 +28,8 @@ def _shared_net():
 # compares the equities). `ctx` (int32): 0 the opponent's points (shots' `them`), 1 the
 # opponent's bar, 2 1 to add the shot row, 3 the hidden size, 4-16 the parent's packed counts,
 # 17-37 the 21 rolls' hit masks, 38-58 their weights, 59-95 1 + the shot row for 0-36 hitting
-# rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), 96 1 to add the
-# contact rows, 97 the opponent's points held (bit s: its point s), 98 its back checker's point,
-# 99 the first contact row; from 104 the rows to add (2 * row) and remove (2 * row + 1) for the
-# play in hand. `rows` (uint16): row(0, place, n)
+# rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), from 96 the rows to
+# add (2 * row) and remove (2 * row + 1) for the play in hand. `rows` (uint16): row(0, place, n)
 # at place * 16 + n, row(1, point, 1) at 416 + point, row(1, 25, n) (the bar) at 442 + n.
 _native = []        # [delta] once compiled; [None] without a native emitter
 _rows = None        # the row table (above), made with it
@@ -42,7 +39,7 @@ _ctx = None         # the numbers (above): one for every bot, each scan sets its
 def _natives():
     global _rows, _ctx
     if not _native:
-        ctx = array("i", bytes(4 * 136))    # before the compiler's garbage
+        ctx = array("i", bytes(4 * 128))    # before the compiler's garbage
         t = array("H", bytes(2 * 458))
         for place in range(26):
             for n in range(1, 16):
@@ -60,80 +57,6 @@ def _natives():
 
 
 _natives()      # at import, while the heap is unbroken, as bgcore.net does
-
-
-def _over_next_roll(raw):
-    """Exact chances of the side on roll (the first half of a position's `raw`) in a race its
-    opponent ends with any roll - its last checker on its 1-3 points, or its last two on the 1
-    and 2 points - where the side on roll cannot bear off all of its own first (more than four
-    checkers left): it loses, a gammon if it has borne none off, a backgammon if then one is
-    still in the winner's home board. None for any other position."""
-    if raw[0] > 10:
-        return None                             # it may bear off its last (up to four) checkers
-    left = []
-    for p in range(25, 0, -1):
-        n = raw[26 + p]
-        if n:
-            if p > 3 or len(left) + n > 2:
-                return None
-            left += [p] * n
-    if not left or (len(left) == 2 and (left[0] > 2 or left[1] > 1)):
-        return None
-    for p in range(25, 25 - left[0], -1):     # a checker of the side on roll there could
-        if raw[p]:                              # still hit the last ones
-            return None
-    if raw[0]:
-        return [0, 0, 0, 0, 0]
-    home = 0
-    for p in range(19, 26):
-        home |= raw[p]
-    return [0, 0, 0, 32768, 32768 if home else 0]
-
-
-class _Best:
-    # bgcore.position._search's sink for Bot._best_double: each play using the most dice scored
-    # when found (`value` of its packed record), the best one's record kept (as _Found packs it)
-    def __init__(self, value, tick):
-        self.value = value
-        self.tick = tick
-        self.used = -1
-        self.best = None
-        self.n = 0
-        self.rec = bytearray(_REC)
-        self.cand = bytearray(_REC)
-
-    def add(self, b, k, steps, hits, hsh):
-        if k < self.used:
-            return
-        if k > self.used:
-            self.used = k
-            self.best = None
-        c = self.cand
-        for j in range(13):
-            c[j] = b[2 * j] | b[2 * j + 1] << 4
-        m = hits >> 1
-        c[13] = m & 255
-        c[14] = m >> 8 & 255
-        c[15] = m >> 16
-        self.n += 1
-        if self.tick and self.n & 15 == 0:
-            self.tick()
-        v = self.value(c, 0)
-        if self.best is None or v > self.best:
-            self.best = v
-            c[16] = k
-            c[17:25] = steps
-            self.cand = self.rec
-            self.rec = c
-
-
-def _one_play(src, rec, used):
-    # a Play made of one packed record (as Play.detached makes it)
-    f = _Found(src)
-    f.chunks = [rec]
-    f.n = 1
-    f.used = used
-    return Play(f, 0)
 
 
 class Bot:
@@ -162,15 +85,76 @@ class Bot:
     def _scan(self, pos, plays, noise, out=None):
         # Scores every play by adding to the parent's hidden sums only the rows the play
         # changes; appends the scores to `out`, or returns the index of the best (with noise).
-        value = self._prepare(pos)
+        net = self.net
+        acc = self._acc
+        work = self._work
+        raw = pos.raw
+        net.load(acc, raw, False)
+        use_shots = _netmod.SHOTS
+        them0 = _netmod.masks(raw)[1]
+        opp_bar = raw[51]
+        n1 = net.h + 1
+        packed = self._packed
+        for j in range(13):
+            packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
         best = 0
         best_v = None
         tick = self.tick
+        delta = _native[0]
+        if delta is not None and net._add is not None:
+            return self._scan_native(delta, net, plays, raw, them0, noise, out)
         for i in range(len(plays)):
             if tick and i & 15 == 15:
                 tick()
+            # a play's record (see bgcore.position._Found): the mover's counts two to a byte,
+            # then the mask of the points where a blot was hit
             c, o = plays._record(i)
-            v = value(c, o)
+            for j in range(n1):
+                work[j] = acc[j]
+            for j in range(13):
+                v = c[o + j]
+                pv = packed[j]
+                if v != pv:
+                    place = 2 * j
+                    a = pv & 15
+                    b = v & 15
+                    if a != b:
+                        if a:
+                            net.sub(work, row(0, place, a))
+                        if b:
+                            net.add(work, row(0, place, b))
+                    a = pv >> 4
+                    b = v >> 4
+                    if a != b:
+                        if a:
+                            net.sub(work, row(0, place + 1, a))
+                        if b:
+                            net.add(work, row(0, place + 1, b))
+            hits = c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16
+            them = them0
+            if hits:
+                k = 0
+                for p in range(24):
+                    if hits >> p & 1:
+                        net.sub(work, row(1, 24 - p, 1))       # mover's point p + 1
+                        them &= ~(1 << (24 - p))
+                        k += 1
+                if opp_bar:
+                    net.sub(work, row(1, 25, opp_bar))
+                net.add(work, row(1, 25, opp_bar + k))
+                them |= 1 << 25
+            if use_shots:
+                blots = 0
+                for j in range(13):
+                    v = c[o + j]
+                    if v & 15 == 1:
+                        blots |= 1 << 2 * j
+                    if v >> 4 == 1:
+                        blots |= 2 << 2 * j
+                r = shot_row(shots(blots & 0x1FFFFFE, them))
+                if r is not None:
+                    net.add(work, r)
+            v = net.equity(work)
             if out is not None:
                 out.append(v)
                 continue
@@ -181,121 +165,45 @@ class Bot:
                 best_v = v
         return best
 
-    def _prepare(self, pos):
-        # The parent's hidden sums (without a shot row: each play adds its own) and what the
-        # per-play scoring needs; returns the function scoring a play's packed record (c, o):
-        # a play's record (see bgcore.position._Found) is the mover's counts two to a byte,
-        # then the mask of the points where a blot was hit.
-        net = self.net
-        raw = pos.raw
-        net.load(self._acc, raw, False)
-        self._them0 = _netmod.masks(raw)[1]
-        self._opp_bar = raw[51]
-        self._made_them, self._back_them = them_rows(raw)
-        packed = self._packed
+    def _scan_native(self, delta, net, plays, raw, them0, noise, out):
+        # _scan's loop with a play's rows in native code (see _natives)
+        ctx = _ctx
+        if not ctx[3]:
+            ctx[3] = net.h
+            rolls = _netmod._ROLLS
+            for j in range(21):
+                ctx[17 + j], ctx[38 + j] = rolls[j]
+            for n in range(37):
+                r = shot_row(n)
+                ctx[59 + n] = 0 if r is None else r + 1
+        ctx[0] = them0
+        ctx[1] = raw[51]
+        ctx[2] = _netmod.SHOTS
         for j in range(13):
-            packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
-        if _native[0] is not None and net._add is not None:
-            ctx = _ctx
-            if not ctx[3]:
-                ctx[3] = net.h
-                rolls = _netmod._ROLLS
-                for j in range(21):
-                    ctx[17 + j], ctx[38 + j] = rolls[j]
-                for n in range(37):
-                    r = shot_row(n)
-                    ctx[59 + n] = 0 if r is None else r + 1
-            ctx[0] = self._them0
-            ctx[1] = raw[51]
-            ctx[2] = _netmod.SHOTS
-            ctx[96] = _netmod.CONTACT
-            ctx[97] = self._made_them
-            ctx[98] = self._back_them
-            ctx[99] = _netmod._ESC_ROW
-            for j in range(13):
-                ctx[4 + j] = packed[j]
-            return self._value_native
-        return self._value
-
-    def _value_native(self, c, o):
-        # _value with a play's rows in native code (see _natives); the shared `ctx` holds this
-        # bot's parent (set by _prepare)
-        net = self.net
-        mask = net._slots               # the first layer's cache (-1: all rows in w1)
-        work = self._work
-        _native[0](c, o, work, self._acc, _rows, _ctx, net._add, net.w1,
-                   net._tag if mask >= 0 else _ctx, mask, net._offset)
-        return net.equity(work)
-
-    def _value(self, c, o):
-        net = self.net
+            ctx[4 + j] = raw[2 * j] | raw[2 * j + 1] << 4
+        rows = _rows
         acc = self._acc
         work = self._work
-        packed = self._packed
-        for j in range(net.h + 1):
-            work[j] = acc[j]
-        for j in range(13):
-            v = c[o + j]
-            pv = packed[j]
-            if v != pv:
-                place = 2 * j
-                a = pv & 15
-                b = v & 15
-                if a != b:
-                    if a:
-                        net.sub(work, row(0, place, a))
-                    if b:
-                        net.add(work, row(0, place, b))
-                a = pv >> 4
-                b = v >> 4
-                if a != b:
-                    if a:
-                        net.sub(work, row(0, place + 1, a))
-                    if b:
-                        net.add(work, row(0, place + 1, b))
-        hits = c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16
-        them = self._them0
-        if hits:
-            opp_bar = self._opp_bar
-            k = 0
-            for p in range(24):
-                if hits >> p & 1:
-                    net.sub(work, row(1, 24 - p, 1))       # mover's point p + 1
-                    them &= ~(1 << (24 - p))
-                    k += 1
-            if opp_bar:
-                net.sub(work, row(1, 25, opp_bar))
-            net.add(work, row(1, 25, opp_bar + k))
-            them |= 1 << 25
-        if _netmod.SHOTS:
-            r = shot_row(shots(blot_mask(c, o), them))
-            if r is not None:
-                net.add(work, r)
-        if _netmod.CONTACT:
-            mine = bytearray(26)
-            for j in range(13):
-                v = c[o + j]
-                mine[2 * j] = v & 15
-                mine[2 * j + 1] = v >> 4
-            more = []
-            contact_rows(mine, self._made_them, 25 if hits else self._back_them, more)
-            for r in more:
-                net.add(work, r)
-        return net.equity(work)
-
-    def _best_double(self, pos, d):
-        # The best play of the double d-d by the network (no noise), scored as the move
-        # generator finds each play and only the best one's record kept: a double may have over
-        # 300 plays, whose list would not fit a 64 KB heap beside the network. The same play as
-        # plays[_scan(...)]: the first of the best, in the generator's order (a position reached
-        # again scores the same and does not replace it).
-        if pos.is_over():
-            return None
-        sink = _Best(self._prepare(pos), self.tick)
-        _search(bytearray(pos.raw), (d, d, d, d), 0, bytearray(8), 0, 25, True, sink, 0)
-        if sink.used <= 0:
-            return None
-        return _one_play(pos.raw, sink.rec, sink.used)
+        add = net._add
+        w1 = net.w1
+        tick = self.tick
+        best = 0
+        best_v = None
+        for i in range(len(plays)):
+            if tick and i & 15 == 15:
+                tick()
+            c, o = plays._record(i)
+            delta(c, o, work, acc, rows, ctx, add, w1)
+            v = net.equity(work)
+            if out is not None:
+                out.append(v)
+                continue
+            if noise:
+                v += self._gauss() * noise // 2365
+            if best_v is None or v > best_v:
+                best = i
+                best_v = v
+        return best
 
     def choose(self, pos, d1, d2):
         """One of pos.plays(d1, d2), or None when the roll cannot be played."""
@@ -303,9 +211,6 @@ class Bot:
 
     def hint(self, pos, d1, d2, noise=0):
         """The strongest play for the side on roll, whatever the level (None: no legal play)."""
-        if d1 == d2 and not noise:
-            _check_dice(d1, d2)
-            return self._best_double(pos, d1)
         plays = pos.plays(d1, d2)
         if len(plays) < 2:
             return plays[0].detached() if plays else None
@@ -343,9 +248,6 @@ class Bot:
         read from the hidden layers of both views of the position by the readout in
         bgcore.dancenet, fitted to gnubg-nn 0-ply on such positions."""
         raw = pos.raw
-        sure = _over_next_roll(raw)
-        if sure:
-            return sure
         acc = self._acc
         if raw[51]:
             from bgcore.dance import chances      # loaded for such a position only

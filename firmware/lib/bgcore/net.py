@@ -3,9 +3,7 @@
 # roll). Inputs are one-hot rows, one per occupied place: (side, point, count level), the bar
 # count and the borne-off count; the hidden layer is the sum of those rows, so a play is scored
 # by adding and removing the few rows it changes (the parent's sum is reused). Weights live in
-# bgcore.botnet, written by tools/train_bot.py; the first layer's rows (most of the bytes) and the
-# second layer in the file beside it, bgcore/botnet.bin: MicroPython reads the rows one at a time
-# (with seek) into a small cache, so the heap holds only the rows a move uses.
+# bgcore.botnet, written by tools/train_bot.py.
 
 try:
     from micropython import const
@@ -17,27 +15,21 @@ from array import array
 
 LEVELS = 7               # count levels per point: 1 .. LEVELS-1, then LEVELS or more
 SHOTS = 0                # 1: rows for how many rolls hit a blot of the side that just moved
-CONTACT = 0              # 1: rows for each side's back checker's escapes and longest prime
 _BAR_ROW = 336           # 2 sides * 24 points * LEVELS
 _OFF_ROW = 344           # + 2 sides * 4 bar levels
 _SHOT_ROW = 374          # + 2 sides * 15 borne-off counts
-_ESC_ROW = 374           # + 9 shot-count buckets (1-4, 5-8, .. 33-36) when SHOTS
-ROWS = 374               # + 30 contact rows when CONTACT: the side on roll's back checker's
-                         # escapes (10 buckets of 4 rolls), the mover's back checker's escapes
-                         # (10), the mover's longest prime (2-6+ points, 5), the side on roll's (5)
+ROWS = 374               # + 9 shot-count buckets (1-4, 5-8, .. 33-36) when SHOTS
 
 
-def configure(levels, shots=0, contact=0):
+def configure(levels, shots=0):
     """Set the input layout (the trained weights say which)."""
-    global LEVELS, SHOTS, CONTACT, _BAR_ROW, _OFF_ROW, _SHOT_ROW, _ESC_ROW, ROWS
+    global LEVELS, SHOTS, _BAR_ROW, _OFF_ROW, _SHOT_ROW, ROWS
     LEVELS = levels
     SHOTS = shots
-    CONTACT = contact
     _BAR_ROW = 48 * levels
     _OFF_ROW = _BAR_ROW + 8
     _SHOT_ROW = _OFF_ROW + 30
-    _ESC_ROW = _SHOT_ROW + (9 if shots else 0)
-    ROWS = _ESC_ROW + (30 if contact else 0)
+    ROWS = _SHOT_ROW + (9 if shots else 0)
 
 
 # For each of the 21 rolls: the distances it can hit at (both dice, their sum; a double's
@@ -71,74 +63,6 @@ def shots(blots, them):
         if d & mask:
             n += weight
     return n
-
-
-def blot_mask(c, o):
-    """bit p for each of the mover's points p (1-24) holding one checker, from a play's packed
-    record (the mover's 26 counts two to a byte, at offset `o` of `c`)."""
-    b = 0
-    for j in range(13):
-        v = c[o + j]
-        if v & 15 == 1:
-            b |= 1 << 2 * j
-        if v >> 4 == 1:
-            b |= 2 << 2 * j
-    return b & 0x1FFFFFE
-
-
-def escapes(blocks):
-    """How many of the 36 rolls move a checker by its dice's whole total past `blocks` (bit i:
-    the point i + 1 pips ahead is held by two or more opposing checkers; 12 bits), as GNU
-    Backgammon counts a back checker's escapes."""
-    n = 0
-    for a in range(1, 7):
-        for b in range(1, a + 1):
-            if not (blocks >> (a + b - 1) & 1 or blocks >> (a - 1) & 1 and blocks >> (b - 1) & 1):
-                n += 1 if a == b else 2
-    return n
-
-
-def prime(made):
-    """The longest run of consecutive set bits of `made` (a side's points held by two or more)."""
-    n = 0
-    while made:
-        made &= made >> 1
-        n += 1
-    return n
-
-
-def contact_rows(mine, made_them, back_them, out):
-    """Appends the contact rows that a play changes: the escapes of the side on roll's back
-    checker (on its point `back_them`, 25 = the bar) past the mover's points, those of the
-    mover's back checker past `made_them` (bit s: the side on roll holds its point s), and the
-    mover's longest prime. `mine`: the mover's 26 counts (off, points 1-24, bar)."""
-    made = 0
-    back = 0
-    for p in range(1, 26):
-        v = mine[p]
-        if v:
-            back = p
-            if v > 1 and p < 25:
-                made |= 1 << p
-    out.append(_ESC_ROW + (escapes(made >> (26 - back_them) & 0xFFF) >> 2 if back_them else 9))
-    out.append(_ESC_ROW + 10 + (escapes(made_them >> (26 - back) & 0xFFF) >> 2 if back else 9))
-    n = prime(made)
-    if n > 1:
-        out.append(_ESC_ROW + 18 + (n if n < 6 else 6))
-
-
-def them_rows(raw):
-    """(made, back) of the side on roll (the second half of a 52-byte position): its points held
-    by two or more as bits, its back checker's point (25 = the bar; 0: none left)."""
-    made = 0
-    back = 0
-    for s in range(1, 26):
-        v = raw[26 + s]
-        if v:
-            back = s
-            if v > 1 and s < 25:
-                made |= 1 << s
-    return made, back
 
 
 def shot_row(n):
@@ -181,8 +105,7 @@ def row(side, place, n):
 
 def rows(raw, with_shots=True):
     """Active input rows of a 52-byte position (first half = the side that just moved); without
-    the rows a play changes beyond its points (the shot row, the contact rows but the side on
-    roll's prime) when `with_shots` is false."""
+    the shot row when `with_shots` is false."""
     out = []
     for side in (0, 1):
         base = side * 26
@@ -194,19 +117,12 @@ def rows(raw, with_shots=True):
         r = shot_row(shots(*masks(raw)))
         if r is not None:
             out.append(r)
-    if CONTACT:
-        made, back = them_rows(raw)
-        n = prime(made)
-        if n > 1:
-            out.append(_ESC_ROW + 23 + (n if n < 6 else 6))
-        if with_shots:
-            contact_rows(raw, made, back, out)
     return out
 
 
 try:
     from bgcore import botnet as _weights
-    configure(_weights.LEVELS, getattr(_weights, "SHOTS", 0), getattr(_weights, "CONTACT", 0))
+    configure(_weights.LEVELS, getattr(_weights, "SHOTS", 0))
 except ImportError:         # not trained yet: tools/train_bot.py configures it
     _weights = None
 
@@ -279,9 +195,9 @@ def _natives():
             import micropython  # noqa: F401  (MicroPython only)
             names = {}
             exec(_NATIVE_SRC, names)
-            _native.extend(names[k] for k in ("add", "hidden", "dots"))
+            _native.extend((names["add"], names["hidden"], names["dots"]))
         except Exception:       # CPython, or a MicroPython built without native emitters
-            _native.extend((None,) * 3)
+            _native.extend((None, None, None))
     return _native
 
 
@@ -289,59 +205,19 @@ _natives()      # at import, while the heap is unbroken (the compiler's garbage 
                 # between the network's tables)
 
 
-W1_FILE = "botnet.bin"      # beside this module: the first layer's rows (ROWS x HIDDEN bytes),
-                            # then W2 (HIDDEN2 x HIDDEN int16, little-endian)
-CACHE_SLOTS = const(32)     # rows of it held in memory on MicroPython (a power of two)
-
-
-def w1_path():
-    """Where the first layer's rows are (bgcore/botnet.bin)."""
-    here = __file__
-    cut = max(here.rfind("/"), here.rfind("\\"))
-    return here[:cut + 1] + W1_FILE
-
-
 class Net:
     """The trained network. An `acc` list holds the hidden pre-activations as offset-binary
-    sums, with the number of rows added at index HIDDEN; callers keep and reuse their own.
-    `cache_slots`: how many of the first layer's rows to hold in memory, read from the file as
-    they are needed (0: all of them; the default: all on CPython, CACHE_SLOTS on MicroPython)."""
+    sums, with the number of rows added at index HIDDEN; callers keep and reuse their own."""
 
-    def __init__(self, cache_slots=None):
+    def __init__(self):
         wt = _weights
         self.h = wt.HIDDEN
         self.h2 = wt.HIDDEN2
-        if cache_slots is None:
-            import sys
-            cache_slots = CACHE_SLOTS if sys.implementation.name == "micropython" else 0
-        try:
-            f = open(w1_path(), "rb")
-        except OSError:
-            raise OSError("bgcore: the network's first layer %s is missing" % w1_path())
-        n1 = ROWS * self.h
-        n2 = 2 * self.h * self.h2
-        size = f.seek(0, 2)
-        if size != n1 + n2:
-            f.close()
-            raise OSError("bgcore: %s holds %d bytes, not the %d of this network"
-                          % (w1_path(), size, n1 + n2))
-        if self.h2:     # W2, int16 little-endian after the rows: read into its array
-            self.w2 = array("h", bytes(n2))      # hidden2-major: unit k's weights at k * HIDDEN
-            f.seek(n1)
-            f.readinto(self.w2)
-            self.b2 = _int32s(wt.B2)
-        f.seek(0)
-        if cache_slots:
-            self._f = f
-            self._slots = cache_slots - 1         # a mask: slot = row & (slots - 1)
-            self.w1 = bytearray(cache_slots * self.h)
-            self._mv = memoryview(self.w1)
-            self._tag = array("h", [-1] * cache_slots)
-        else:
-            self.w1 = f.read(n1)
-            f.close()
-            self._slots = -1
+        self.w1 = wt.W1
         self.b1 = _int16s(wt.B1)
+        if self.h2:
+            self.w2 = _int16s(wt.W2)         # hidden2-major: unit k's weights at k * HIDDEN
+            self.b2 = _int32s(wt.B2)
         self.wo = _int16s(wt.WO)             # output-major: output k at k * (last layer size)
         self.bo = _int32s(wt.BO)
         self.sig = _int16s(wt.SIGMOID)
@@ -353,24 +229,10 @@ class Net:
     def new_acc(self):
         return array("i", [0] * (self.h + 1))
 
-    def _offset(self, r):
-        # where row r starts in self.w1 (read into its cache slot first when not there)
-        h = self.h
-        k = self._slots
-        if k < 0:
-            return r * h
-        k &= r
-        if self._tag[k] != r:
-            f = self._f
-            f.seek(r * h)
-            f.readinto(self._mv[k * h:k * h + h])
-            self._tag[k] = r
-        return k * h
-
     def add(self, acc, r):
         w = self.w1
         h = self.h
-        o = self._offset(r)
+        o = r * h
         if self._add:
             self._add(acc, w, o, h, 1)
             return
@@ -381,7 +243,7 @@ class Net:
     def sub(self, acc, r):
         w = self.w1
         h = self.h
-        o = self._offset(r)
+        o = r * h
         if self._add:
             self._add(acc, w, o, h, -1)
             return

@@ -5,7 +5,7 @@
 
 SOURCE = """
 @micropython.viper
-def delta(c, o: int, work, acc, rows, ctx, add, w1, tag, mask: int, miss):
+def delta(c, o: int, work, acc, rows, ctx, add, w1):
     src = ptr8(c)
     x = ptr32(ctx)
     t = ptr16(rows)
@@ -16,7 +16,7 @@ def delta(c, o: int, work, acc, rows, ctx, add, w1, tag, mask: int, miss):
     while j <= h:
         wk[j] = ac[j]
         j += 1
-    q = 104
+    q = 96
     j = 0
     while j < 26:
         v = src[o + (j >> 1)]
@@ -81,67 +81,9 @@ def delta(c, o: int, work, acc, rows, ctx, add, w1, tag, mask: int, miss):
             if r:
                 x[q] = 2 * (r - 1)
                 q += 1
-    if x[96]:
-        made = 0
-        back = 0
-        j = 1
-        while j < 26:
-            v = src[o + (j >> 1)]
-            if j & 1:
-                v >>= 4
-            v &= 15
-            if v:
-                back = j
-                if v > 1 and j < 25:
-                    made |= 1 << j
-            j += 1
-        qb = x[98]
-        if hits:
-            qb = 25
-        kk = 0
-        while kk < 2:
-            blocks = 0
-            e = 36
-            if kk == 0 and qb:
-                blocks = (made >> (26 - qb)) & 0xFFF
-            elif kk == 1 and back:
-                blocks = (x[97] >> (26 - back)) & 0xFFF
-            if blocks:
-                e = 0
-                a = 1
-                while a < 7:
-                    b = 1
-                    while b <= a:
-                        if not ((blocks >> (a + b - 1)) & 1):
-                            if not (((blocks >> (a - 1)) & 1) and ((blocks >> (b - 1)) & 1)):
-                                if a == b:
-                                    e += 1
-                                else:
-                                    e += 2
-                        b += 1
-                    a += 1
-            x[q] = 2 * (x[99] + 10 * kk + (e >> 2))
-            q += 1
-            kk += 1
-        n = 0
-        while made:
-            made &= made >> 1
-            n += 1
-        if n > 1:
-            if n > 6:
-                n = 6
-            x[q] = 2 * (x[99] + 18 + n)
-            q += 1
-    tg = ptr16(tag)
-    j = 104
+    j = 96
     while j < q:
         r = x[j]
-        rr = r >> 1
-        k = rr
-        if mask >= 0:               # w1 is bgcore.net's cache of the first layer's rows
-            k = rr & mask
-            if tg[k] != rr:
-                miss(rr)            # read into its slot (bgcore.net.Net._offset)
-        add(work, w1, k * h, h, 1 - 2 * (r & 1))
+        add(work, w1, (r >> 1) * h, h, 1 - 2 * (r & 1))
         j += 1
 """
