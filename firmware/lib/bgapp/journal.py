@@ -281,10 +281,12 @@ class Journal:
             self.listener(payload)
 
     def _put(self, line):
-        self.hal.feed()
+        feed = self.hal.feed      # (around the write: on flash it is the slow part of an event)
+        feed()
         self.f.write(line)
         self.f.flush()
         self.hal.sync()
+        feed()
         self.grown += len(line)
         if self.grown >= 4096:            # a block more in use
             self.changed()
