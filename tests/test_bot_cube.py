@@ -221,3 +221,25 @@ def test_the_look_ahead_is_bounded_by_the_plays_it_scores():
     same = sum(lookahead.after_roll(bot, pos, d, d) == pos.apply(bot.hint(pos, d, d))
                for d in range(1, 7))
     assert same >= 5
+
+
+def test_the_bench_lists_a_very_bad_decision_with_both_sides_chances():
+    # bgboard bench bot --cube-marks: a decision gnubg marked "very bad" is listed with its
+    # score, cube and Position ID, gnubg's chances beside the bot's, and whether the model
+    # decides right given gnubg's chances (a mark as gnubg's analysis gives it, chances from
+    # gnubg-nn 0-ply, whose figures gnubg's own analysis repeats)
+    import gnubg_nn
+    from bgboard import bench_cube
+    text = bench_cube.play_session(Rules(MONEY), 1, seed=5)
+    points = bench_cube._decision_points(text)
+    (kind, pid), m = next((k, v) for k, v in points.items() if k[0] == "turn" and v.cube == 1)
+    g = gnubg_nn.probabilities(m.pos.board(), 0)
+    lines = bench_cube.very_bad_lines(text, [["double", "very bad", list(g), pid],
+                                             ["move", "bad", list(g), pid]])
+    assert len(lines) == 1
+    line = lines[0]
+    assert line.startswith("double money, cube 1 centred, %s: gnubg %.1f/" % (pid, 100 * g[0]))
+    assert "bot %.1f/" % (100.0 * Bot(6).chances(m.pos)[0] / cube.P) in line
+    pr = [int(round(v * cube.P)) for v in g]
+    right = not cube.money_double(pr, True, False, cube.efficiency(m.pos))
+    assert "model given gnubg's chances %s" % ("right" if right else "wrong") in line

@@ -185,11 +185,11 @@ def micropython_figures(levels, games=5):
 
 
 def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1,
-        levels=(1, 2, 3, 4, 5, 6), cube_matches=20, money_games=50):
+        levels=(1, 2, 3, 4, 5, 6), cube_matches=20, money_games=50, cube_marks=False):
     t0 = time.time()
     if cube_matches or money_games:
         from bgboard import bench_cube
-        bench_cube.run(6, cube_matches, money_games, seed)
+        bench_cube.run(6, cube_matches, money_games, seed, show_marks=cube_marks)
     if not pairs:
         print("(%.0f s)" % (time.time() - t0))
         return

@@ -99,6 +99,81 @@ def _opponent_on_bar(pid):
         return 0
 
 
+def _decision_points(text):
+    """{(kind, Position ID): Match} of a bot record: "turn" before each roll or double of the
+    side on roll, "offer" once a double stands (the first time each position is met)."""
+    import copy
+    from bgcore.match import TURN
+    from bgcore.record import Replay, checked_lines, parse_header
+    out = {}
+    rp = None
+    for _no, payload in checked_lines(text):
+        words = payload.split()
+        if rp is None:
+            rules, info = parse_header(payload)
+            rp = Replay(rules, (info.get("p0", "A"), info.get("p1", "B")), history=False)
+            continue
+        m = rp.match
+        if words[0] in ("ROLL", "DOUBLE") and m.phase == TURN:
+            out.setdefault(("turn", m.pos.id()), copy.deepcopy(m))
+        rp.event(words)
+        if words[0] == "DOUBLE":
+            out.setdefault(("offer", m.pos.id()), copy.deepcopy(m))
+    return out
+
+
+def very_bad_lines(text, marks):
+    """A line for each cube decision gnubg marks "very bad" in one record (`marks` from
+    analyse): the decision, score and cube, the Position ID, gnubg's chances of the side on roll
+    beside the bot's (the network's, and one roll ahead), the score as the side on roll's points
+    away first, and whether the bot's cube model decides right given gnubg's own chances ("model
+    right": the error is the chances')."""
+    from bgcore import cube, lookahead
+    from bgcore.bot import Bot
+    bot = Bot(6)
+    points = None
+    out = []
+    for action, skill, probs, pid, *_rest in marks:
+        if skill != "very bad" or not probs:
+            continue
+        if points is None:
+            points = _decision_points(text)
+        kind = "offer" if action in ("take", "drop") else "turn"
+        m = points.get((kind, pid))
+        if m is None:
+            continue
+        g = [int(round(v * cube.P)) for v in probs]
+        x = cube.efficiency(m.pos)
+        taker = [cube.P - g[0], g[3], g[4], g[1], g[2]]
+        if m.rules.mode == "match":
+            a, b = cube._aways(m, m.turn)
+            post = m.crawford_done
+            where = "%d-%d away%s" % (a, b, ", post-Crawford" if post else "")
+            if kind == "turn":
+                right = cube.match_double(g, a, b, m.cube, post, m.owner == -1, x)
+            else:
+                right = cube.match_take(taker, b, a, m.cube, post, x)
+        else:
+            where = "money"
+            if kind == "turn":
+                right = cube.money_double(g, m.owner == -1, m.rules.jacoby, x)
+            else:
+                right = cube.money_take(taker, x)
+        did = action in ("double", "take")
+        ahead = lookahead.ahead(bot, m.pos)
+
+        def pc(pr):
+            return "/".join("%.1f" % (100.0 * v / cube.P) for v in pr)
+
+        out.append("%-6s %s, cube %d%s, %s: gnubg %s, bot %s, one roll ahead %s; model given "
+                   "gnubg's chances %s%s" % (action, where, m.cube,
+                                             " centred" if m.owner == -1 else " owned", pid,
+                                             pc(g), pc(bot.chances(m.pos)), pc(ahead),
+                                             "right" if right != did else "wrong",
+                                             ", opponent on the bar" if m.pos.raw[51] else ""))
+    return out
+
+
 class Totals:
     """gnubg's figures summed over both players and every file of one kind of play."""
 
@@ -147,7 +222,8 @@ class Totals:
 
 
 def run(level=6, matches=20, money_games=50, seed=1, show_marks=False):
-    """Plays and analyses; prints one line per kind of play (money, 5-point, 7-point)."""
+    """Plays and analyses; prints one line per kind of play (money, 5-point, 7-point), and with
+    `show_marks` the decisions gnubg marks "very bad" after it (very_bad_lines)."""
     if not gnubg_binary():
         print("cube analysis skipped: Debian's gnubg is not installed (apt-get install gnubg)")
         return None
@@ -162,6 +238,7 @@ def run(level=6, matches=20, money_games=50, seed=1, show_marks=False):
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         files = []
+        texts = []
         for label, rules, jobs in kinds:
             for j, (games, s) in enumerate(jobs):
                 text = play_session(rules, games, s, level)
@@ -172,17 +249,20 @@ def run(level=6, matches=20, money_games=50, seed=1, show_marks=False):
                 with open(mat, "w") as f:
                     f.write(to_mat(load(rec)))
                 files.append((label, mat))
+                texts.append(text)
         results = analyse([m for _, m in files], tmp)
     print("cube play of level %d against itself, analysed by GNU Backgammon at 0-ply (both "
           "sides counted):" % level)
     for label, _rules, _jobs in kinds:
         t = Totals()
-        for (lab, _m), rec in zip(files, results):
+        bad = []
+        for (lab, _m), rec, text in zip(files, results, texts):
             if lab == label:
                 t.add(rec)
                 if show_marks:
-                    for mark in rec["marks"]:
-                        print("    ", label, mark)
+                    bad += very_bad_lines(text, rec["marks"])
         out[label] = t
         print(t.line(label), flush=True)
+        for line in bad:
+            print("    very bad:", line)
     return out

@@ -35,7 +35,8 @@ def _bench(args):
     levels = tuple(args.levels) if args.levels else (1, 2, 3, 4, 5, 6)
     return run(pairs=5000 if args.pairs is None else args.pairs, level_pairs=args.level_pairs,
                error_games=args.error_games, ladder_pairs=args.ladder_pairs, seed=args.seed,
-               levels=levels, cube_matches=args.cube_matches, money_games=args.money_games)
+               levels=levels, cube_matches=args.cube_matches, money_games=args.money_games,
+               cube_marks=args.cube_marks)
 
 
 def _shown(text):
@@ -416,6 +417,9 @@ def build_parser():
     bb.add_argument("--money-games", type=int, default=50, metavar="N",
                     help="money games of level 6 against itself for the same analysis "
                     "(default 50)")
+    bb.add_argument("--cube-marks", action="store_true",
+                    help="list each cube decision GNU Backgammon marks very bad, with its "
+                    "chances and the bot's")
     bl = benchmark("logs", "pulling records over the protocol, against mpremote fs cp")
     bl.add_argument("--port", metavar="PORT",
                     help="the board (default: a virtual board of its own)")

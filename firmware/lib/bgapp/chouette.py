@@ -87,6 +87,8 @@ class ChouetteGame(Game):
             return self._screen("view_chouette_double", "ChouetteDoubleView")
         self.picking = None
         if ch.line and not ch.ended and not ch.in_game():
+            if self.screen is None or self.screen.module != "view_chouette_line":
+                self.app.message = ""       # the last game's words do not outlive it
             return self._screen("view_chouette_line", "ChouetteLineView")
         self._screen(None, None)
         return None
