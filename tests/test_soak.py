@@ -4,6 +4,8 @@ user would check: the board answered HELLO after every cut, no event it announce
 every record on it replays and verifies, the heap did not grow over garbage lines, and no
 request was answered with an internal error. The full soak is `bgboard soak` (README)."""
 
+import hashlib
+
 from bgboard.soak import Soak, board_answers
 from bgcore.record import replay
 
@@ -35,8 +37,12 @@ def test_a_short_soak_finds_no_fault(tmp_path, golden_image):
     assert s.lines_sent == 200 and s.keys_sent == 200
     assert s.profile == "minimal"                           # both input schemes
     assert s.errors == []                                    # no !ERROR from the application
-    pulled = sorted(p.name for p in (tmp_path / "soak" / "pulled").glob("*.bgr"))
-    assert pulled and len(pulled) == len(s.pulled)
+    # every record the soak pulled is on the laptop, byte for byte: in the pull's folder, or in
+    # its archive when a `logs pull --delete` took it off the board since
+    on_laptop = {hashlib.sha256(p.read_bytes()).hexdigest()
+                 for p in (tmp_path / "soak" / "pulled").rglob("*.bgr")}
+    assert on_laptop and all(hashlib.sha256(text.encode()).hexdigest() in on_laptop
+                             for text in s.pulled.values()), sorted(s.pulled)
     for before, after in s.heaps:                            # garbage lines did not grow the heap
         assert before - after <= 1024
     assert 0 < s.feed_gap
