@@ -6,7 +6,7 @@
 from array import array
 
 from bgcore import net as _netmod
-from bgcore.net import Net, row, shots, shot_row, S_OUT
+from bgcore.net import Net, row, shots, shot_row, S_OUT, OUT_EQUITY
 
 # noise on each play's equity, in 1/1000 of a point, for levels 1-6
 NOISE = (0, 320, 180, 100, 55, 30, 0)
@@ -24,16 +24,18 @@ def _shared_net():
 # A play's changes to the parent's hidden sums in native code where MicroPython has a native
 # emitter (bgcore.native; the source is bgcore.scan_native's, compiled at import): the same rows
 # added and removed as the Python loop of Bot._scan (which CPython runs), one call per play
-# instead of a Python loop over the record and a call per row (tests/test_chip_native.py
-# compares the equities). `ctx` (int32): 0 the opponent's points (shots' `them`), 1 the
+# instead of a Python loop over the record and a call per row, then the network's equity from
+# those sums in one more call (Net.equity's arithmetic; tests/test_chip_native.py compares the
+# equities). `ctx` (int32): 0 the opponent's points (shots' `them`), 1 the
 # opponent's bar, 2 1 to add the shot row, 3 the hidden size, 4-16 the parent's packed counts,
 # 17-37 the 21 rolls' hit masks, 38-58 their weights, 59-95 1 + the shot row for 0-36 hitting
 # rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), from 96 the rows to
 # add (2 * row) and remove (2 * row + 1) for the play in hand. `rows` (uint16): row(0, place, n)
 # at place * 16 + n, row(1, point, 1) at 416 + point, row(1, 25, n) (the bar) at 442 + n.
-_native = []        # [delta] once compiled; [None] without a native emitter
+_native = []        # [(delta, equity)] once compiled; [None] without a native emitter
 _rows = None        # the row table (above), made with it
 _ctx = None         # the numbers (above): one for every bot, each scan sets its own
+_b2 = _wo = None    # the second layer's biases and the equity's weights, for scan_native.equity
 
 
 def _natives():
@@ -49,7 +51,7 @@ def _natives():
         for n in range(1, 16):
             t[442 + n] = row(1, 25, n)
         from bgcore.native import load
-        _native.append(load("scan_native", "delta"))
+        _native.append(load("scan_native", "delta", "equity"))
         if _native[0]:
             _rows = t
             _ctx = ctx
@@ -100,9 +102,8 @@ class Bot:
         best = 0
         best_v = None
         tick = self.tick
-        delta = _native[0]
-        if delta is not None and net._add is not None:
-            return self._scan_native(delta, net, plays, raw, them0, noise, out)
+        if _native[0] is not None and net._add is not None and net.h2:
+            return self._scan_native(net, plays, raw, them0, noise, out)
         for i in range(len(plays)):
             if tick and i & 15 == 15:
                 tick()
@@ -165,10 +166,15 @@ class Bot:
                 best_v = v
         return best
 
-    def _scan_native(self, delta, net, plays, raw, them0, noise, out):
-        # _scan's loop with a play's rows in native code (see _natives)
+    def _scan_native(self, net, plays, raw, them0, noise, out):
+        # _scan's loop with a play's rows and the network's equity in native code (_natives)
+        global _b2, _wo
+        delta, equity = _native[0]
         ctx = _ctx
         if not ctx[3]:
+            m = net.h2
+            _b2 = array("i", [b + 0x20000000 for b in net.b2])    # see scan_native.equity
+            _wo = net.wo[OUT_EQUITY * m:(OUT_EQUITY + 1) * m]
             ctx[3] = net.h
             rolls = _netmod._ROLLS
             for j in range(21):
@@ -184,8 +190,15 @@ class Bot:
         rows = _rows
         acc = self._acc
         work = self._work
-        add = net._add
         w1 = net.w1
+        b1 = net.b1
+        w2 = net.w2
+        b2 = _b2
+        wo = _wo
+        h1 = net._h1
+        h = net.h
+        m = net.h2
+        bias = net.bo[OUT_EQUITY]
         tick = self.tick
         best = 0
         best_v = None
@@ -193,8 +206,8 @@ class Bot:
             if tick and i & 15 == 15:
                 tick()
             c, o = plays._record(i)
-            delta(c, o, work, acc, rows, ctx, add, w1)
-            v = net.equity(work)
+            delta(c, o, work, acc, rows, ctx, w1)
+            v = bias + equity(work, b1, w2, b2, wo, h1, h, m)
             if out is not None:
                 out.append(v)
                 continue
@@ -228,13 +241,14 @@ class Bot:
         raise ValueError("%s is not a legal play for %d%d" % (play, d1, d2))
 
     def _gauss(self):
-        # sum of four uniform numbers 0-4095, centred: roughly normal, sd 2365
+        # sum of four uniform numbers 0-4095, centred: roughly normal, sd 2365. A 30-bit
+        # xorshift, masked before shifting so that no step leaves the chip's small ints
         s = -8190
         for _ in range(4):
             x = self._x
-            x ^= (x << 7) & 0x3FFFFFFF
+            x ^= (x & 0x7FFFFF) << 7
             x ^= x >> 9
-            x ^= (x << 8) & 0x3FFFFFFF
+            x ^= (x & 0x3FFFFF) << 8
             self._x = x
             s += x & 4095
         return s

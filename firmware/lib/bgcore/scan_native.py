@@ -1,11 +1,12 @@
 # The native version of the per-play part of bgcore.bot's scan (a play's rows added to and
-# removed from the parent's hidden sums, the shot row included), as MicroPython viper source:
+# removed from the parent's hidden sums, the shot row included; then the network's equity from
+# those sums, as bgcore.net's Net.equity works it out), as MicroPython viper source:
 # bgcore.bot compiles it at import where MicroPython has a native emitter and then drops this
 # module, so the text does not stay in the heap. See bgcore.bot for the layout of its numbers.
 
 SOURCE = """
 @micropython.viper
-def delta(c, o: int, work, acc, rows, ctx, add, w1):
+def delta(c, o: int, work, acc, rows, ctx, w1):
     src = ptr8(c)
     x = ptr32(ctx)
     t = ptr16(rows)
@@ -81,9 +82,76 @@ def delta(c, o: int, work, acc, rows, ctx, add, w1):
             if r:
                 x[q] = 2 * (r - 1)
                 q += 1
+    w = ptr8(w1)
     j = 96
     while j < q:
         r = x[j]
-        add(work, w1, (r >> 1) * h, h, 1 - 2 * (r & 1))
+        p = (r >> 1) * h
+        e = p + h
+        if r & 1:
+            i = 0
+            while p < e:
+                wk[i] -= w[p]
+                p += 1
+                i += 1
+            wk[h] -= 1
+        else:
+            i = 0
+            while p < e:
+                wk[i] += w[p]
+                p += 1
+                i += 1
+            wk[h] += 1
         j += 1
+
+
+@micropython.viper
+def equity(acc, b1, w2, b2, wo, h1, h: int, m: int) -> int:
+    # Net.equity without its output bias: the first hidden layer (clipped to 0..128) into h1,
+    # then the second layer's m units (clipped) times the equity output's weights (wo: m int16,
+    # b2: m int32 offset by 2**29, a small int on the chip too, read so on 32- and 64-bit ports alike).
+    a = ptr32(acc)
+    pb = ptr16(b1)
+    p2 = ptr16(w2)
+    q2 = ptr32(b2)
+    po = ptr16(wo)
+    t = ptr32(h1)
+    off = 128 * a[h]
+    j = 0
+    while j < h:
+        v = pb[j]
+        if v & 0x8000:
+            v -= 0x10000
+        x = a[j] - off + v
+        if x < 0:
+            x = 0
+        elif x > 128:
+            x = 128
+        t[j] = x
+        j += 1
+    s = 0
+    o = 0
+    k = 0
+    while k < m:
+        u = q2[k] - 0x20000000
+        j = 0
+        while j < h:
+            x = t[j]
+            if x:
+                b = p2[o + j]
+                if b & 0x8000:
+                    b -= 0x10000
+                u += b * x
+            j += 1
+        if u > 0:
+            u >>= 8
+            if u > 128:
+                u = 128
+            b = po[k]
+            if b & 0x8000:
+                b -= 0x10000
+            s += b * u
+        o += h
+        k += 1
+    return s
 """
