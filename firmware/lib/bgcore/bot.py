@@ -11,6 +11,9 @@ from bgcore.net import Net, row, shots, shot_row, S_OUT, OUT_EQUITY
 # noise on each play's equity, in 1/1000 of a point, for levels 1-6
 NOISE = (0, 320, 180, 100, 55, 30, 0)
 NAMES = ("", "beginner", "casual", "club", "strong", "expert", "master")
+# the most plays of one roll the network scores: a roll with more (a double's hundreds) is first
+# shortlisted by a cheap estimate (bgcore.shortlist), so that a move's work is bounded
+CAP = 128
 _net = None
 
 
@@ -23,16 +26,16 @@ def _shared_net():
 
 # A play's changes to the parent's hidden sums in native code where MicroPython has a native
 # emitter (bgcore.native; the source is bgcore.scan_native's, compiled at import): the same rows
-# added and removed as the Python loop of Bot._scan (which CPython runs), one call per play
-# instead of a Python loop over the record and a call per row, then the network's equity from
-# those sums in one more call (Net.equity's arithmetic; tests/test_chip_native.py compares the
-# equities). `ctx` (int32): 0 the opponent's points (shots' `them`), 1 the
+# added and removed as the Python loop of Bot._scan (which CPython runs), a few calls per play
+# (the rows, the sums, the network's equity from them with Net.equity's arithmetic) instead of
+# Python loops over the record, the rows and the second layer (tests/test_chip_native.py
+# compares the equities). `ctx` (int32): 0 the opponent's points (shots' `them`), 1 the
 # opponent's bar, 2 1 to add the shot row, 3 the hidden size, 4-16 the parent's packed counts,
 # 17-37 the 21 rolls' hit masks, 38-58 their weights, 59-95 1 + the shot row for 0-36 hitting
 # rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), from 96 the rows to
 # add (2 * row) and remove (2 * row + 1) for the play in hand. `rows` (uint16): row(0, place, n)
 # at place * 16 + n, row(1, point, 1) at 416 + point, row(1, 25, n) (the bar) at 442 + n.
-_native = []        # [(delta, equity)] once compiled; [None] without a native emitter
+_native = []        # [[changes, delta, equity, estimate, weights]] once compiled; else [None]
 _rows = None        # the row table (above), made with it
 _ctx = None         # the numbers (above): one for every bot, each scan sets its own
 _b2 = _wo = None    # the second layer's biases and the equity's weights, for scan_native.equity
@@ -51,7 +54,9 @@ def _natives():
         for n in range(1, 16):
             t[442 + n] = row(1, 25, n)
         from bgcore.native import load
-        _native.append(load("scan_native", "delta", "equity"))
+        scan = load("scan_native", "changes", "delta", "equity")
+        short = load("shortlist_native", "estimate", "weights")
+        _native.append(scan + short if scan and short else None)
         if _native[0]:
             _rows = t
             _ctx = ctx
@@ -59,6 +64,86 @@ def _natives():
 
 
 _natives()      # at import, while the heap is unbroken, as bgcore.net does
+
+
+
+def _native_for(net):
+    # the native functions (see _natives) where they serve this network, else None
+    return _native[0] if net._add is not None and net.h2 else None
+
+
+def _set_ctx(net, raw):
+    # the numbers of the native scan (above) for the parent position `raw`
+    global _b2, _wo
+    ctx = _ctx
+    if not ctx[3]:
+        m = net.h2
+        _b2 = array("i", [b + 0x20000000 for b in net.b2])    # see scan_native.equity
+        _wo = net.wo[OUT_EQUITY * m:(OUT_EQUITY + 1) * m]
+        ctx[3] = net.h
+        rolls = _netmod._ROLLS
+        for j in range(21):
+            ctx[17 + j], ctx[38 + j] = rolls[j]
+        for n in range(37):
+            r = shot_row(n)
+            ctx[59 + n] = 0 if r is None else r + 1
+    ctx[0] = _netmod.masks(raw)[1]
+    ctx[1] = raw[51]
+    ctx[2] = _netmod.SHOTS
+    for j in range(13):
+        ctx[4 + j] = raw[2 * j] | raw[2 * j + 1] << 4
+    return ctx
+
+
+def _changes(c, o, packed, them0, opp_bar, out):
+    # The input rows the play whose record is at c[o:] changes (see bgcore.position._Found: the
+    # mover's counts two to a byte, then the mask of the points where a blot was hit), into
+    # `out` as the native code lists them: 2 * row to add, 2 * row + 1 to remove. `packed`:
+    # the parent's counts so; `them0`: the opponent's points (shots' `them`); `opp_bar`: its bar.
+    del out[:]
+    for j in range(13):
+        v = c[o + j]
+        pv = packed[j]
+        if v != pv:
+            place = 2 * j
+            a = pv & 15
+            b = v & 15
+            if a != b:
+                if a:
+                    out.append(2 * row(0, place, a) + 1)
+                if b:
+                    out.append(2 * row(0, place, b))
+            a = pv >> 4
+            b = v >> 4
+            if a != b:
+                if a:
+                    out.append(2 * row(0, place + 1, a) + 1)
+                if b:
+                    out.append(2 * row(0, place + 1, b))
+    hits = c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16
+    them = them0
+    if hits:
+        k = 0
+        for p in range(24):
+            if hits >> p & 1:
+                out.append(2 * row(1, 24 - p, 1) + 1)       # mover's point p + 1
+                them &= ~(1 << (24 - p))
+                k += 1
+        if opp_bar:
+            out.append(2 * row(1, 25, opp_bar) + 1)
+        out.append(2 * row(1, 25, opp_bar + k))
+        them |= 1 << 25
+    if _netmod.SHOTS:
+        blots = 0
+        for j in range(13):
+            v = c[o + j]
+            if v & 15 == 1:
+                blots |= 1 << 2 * j
+            if v >> 4 == 1:
+                blots |= 2 << 2 * j
+        r = shot_row(shots(blots & 0x1FFFFFE, them))
+        if r is not None:
+            out.append(2 * r)
 
 
 class Bot:
@@ -84,77 +169,43 @@ class Bot:
         self._scan(pos, plays, 0, out)
         return out
 
-    def _scan(self, pos, plays, noise, out=None):
-        # Scores every play by adding to the parent's hidden sums only the rows the play
-        # changes; appends the scores to `out`, or returns the index of the best (with noise).
+    def _scan(self, pos, plays, noise, out=None, pick=None):
+        # Scores every play (or those `pick` marks, see bgcore.shortlist) by adding to the
+        # parent's hidden sums only the rows the play changes; appends the scores to `out`, or
+        # returns the index of the best (with noise).
         net = self.net
         acc = self._acc
-        work = self._work
         raw = pos.raw
         net.load(acc, raw, False)
-        use_shots = _netmod.SHOTS
+        if _native_for(net):
+            return self._scan_native(net, plays, raw, noise, out, pick)
+        work = self._work
         them0 = _netmod.masks(raw)[1]
         opp_bar = raw[51]
         n1 = net.h + 1
         packed = self._packed
         for j in range(13):
             packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
+        changes = []
         best = 0
         best_v = None
         tick = self.tick
-        if _native[0] is not None and net._add is not None and net.h2:
-            return self._scan_native(net, plays, raw, them0, noise, out)
+        count = 0
         for i in range(len(plays)):
-            if tick and i & 15 == 15:
+            if pick is not None and not pick[i >> 3] >> (i & 7) & 1:
+                continue
+            count += 1
+            if tick and count & 15 == 0:
                 tick()
-            # a play's record (see bgcore.position._Found): the mover's counts two to a byte,
-            # then the mask of the points where a blot was hit
             c, o = plays._record(i)
             for j in range(n1):
                 work[j] = acc[j]
-            for j in range(13):
-                v = c[o + j]
-                pv = packed[j]
-                if v != pv:
-                    place = 2 * j
-                    a = pv & 15
-                    b = v & 15
-                    if a != b:
-                        if a:
-                            net.sub(work, row(0, place, a))
-                        if b:
-                            net.add(work, row(0, place, b))
-                    a = pv >> 4
-                    b = v >> 4
-                    if a != b:
-                        if a:
-                            net.sub(work, row(0, place + 1, a))
-                        if b:
-                            net.add(work, row(0, place + 1, b))
-            hits = c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16
-            them = them0
-            if hits:
-                k = 0
-                for p in range(24):
-                    if hits >> p & 1:
-                        net.sub(work, row(1, 24 - p, 1))       # mover's point p + 1
-                        them &= ~(1 << (24 - p))
-                        k += 1
-                if opp_bar:
-                    net.sub(work, row(1, 25, opp_bar))
-                net.add(work, row(1, 25, opp_bar + k))
-                them |= 1 << 25
-            if use_shots:
-                blots = 0
-                for j in range(13):
-                    v = c[o + j]
-                    if v & 15 == 1:
-                        blots |= 1 << 2 * j
-                    if v >> 4 == 1:
-                        blots |= 2 << 2 * j
-                r = shot_row(shots(blots & 0x1FFFFFE, them))
-                if r is not None:
-                    net.add(work, r)
+            _changes(c, o, packed, them0, opp_bar, changes)
+            for r in changes:
+                if r & 1:
+                    net.sub(work, r >> 1)
+                else:
+                    net.add(work, r >> 1)
             v = net.equity(work)
             if out is not None:
                 out.append(v)
@@ -166,27 +217,10 @@ class Bot:
                 best_v = v
         return best
 
-    def _scan_native(self, net, plays, raw, them0, noise, out):
+    def _scan_native(self, net, plays, raw, noise, out, pick):
         # _scan's loop with a play's rows and the network's equity in native code (_natives)
-        global _b2, _wo
-        delta, equity = _native[0]
-        ctx = _ctx
-        if not ctx[3]:
-            m = net.h2
-            _b2 = array("i", [b + 0x20000000 for b in net.b2])    # see scan_native.equity
-            _wo = net.wo[OUT_EQUITY * m:(OUT_EQUITY + 1) * m]
-            ctx[3] = net.h
-            rolls = _netmod._ROLLS
-            for j in range(21):
-                ctx[17 + j], ctx[38 + j] = rolls[j]
-            for n in range(37):
-                r = shot_row(n)
-                ctx[59 + n] = 0 if r is None else r + 1
-        ctx[0] = them0
-        ctx[1] = raw[51]
-        ctx[2] = _netmod.SHOTS
-        for j in range(13):
-            ctx[4 + j] = raw[2 * j] | raw[2 * j + 1] << 4
+        changes, delta, equity = _native[0][:3]
+        ctx = _set_ctx(net, raw)
         rows = _rows
         acc = self._acc
         work = self._work
@@ -202,11 +236,15 @@ class Bot:
         tick = self.tick
         best = 0
         best_v = None
+        count = 0
         for i in range(len(plays)):
-            if tick and i & 15 == 15:
+            if pick is not None and not pick[i >> 3] >> (i & 7) & 1:
+                continue
+            count += 1
+            if tick and count & 15 == 0:
                 tick()
             c, o = plays._record(i)
-            delta(c, o, work, acc, rows, ctx, w1)
+            delta(work, acc, ctx, w1, changes(c, o, rows, ctx))
             v = bias + equity(work, b1, w2, b2, wo, h1, h, m)
             if out is not None:
                 out.append(v)
@@ -223,11 +261,17 @@ class Bot:
         return self.hint(pos, d1, d2, NOISE[self.level] * S_OUT // 1000)
 
     def hint(self, pos, d1, d2, noise=0):
-        """The strongest play for the side on roll, whatever the level (None: no legal play)."""
+        """The strongest play for the side on roll, whatever the level (None: no legal play).
+        Of a roll with more than CAP plays, the network scores the CAP best by a cheap estimate
+        (bgcore.shortlist)."""
         plays = pos.plays(d1, d2)
         if len(plays) < 2:
             return plays[0].detached() if plays else None
-        return plays[self._scan(pos, plays, noise)].detached()
+        pick = None
+        if len(plays) > CAP:
+            from bgcore.shortlist import shortlist      # loaded for such a roll only
+            pick = shortlist(self, pos, plays, CAP)
+        return plays[self._scan(pos, plays, noise, None, pick)].detached()
 
     def loss(self, pos, d1, d2, play):
         """How much worse `play` is than the best play, by the network, in millipoints."""

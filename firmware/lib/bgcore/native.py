@@ -19,7 +19,9 @@ def load(module, *names):
     full = "bgcore." + module
     try:
         found = {}
-        exec(__import__(full, None, None, ("SOURCE",)).SOURCE, found)
+        source = __import__(full, None, None, ("SOURCE",)).SOURCE
+        for piece in source if isinstance(source, tuple) else (source,):   # one at a time
+            exec(piece, found)
         return [found[name] for name in names]
     except Exception:       # a MicroPython built without native emitters
         return None

@@ -1,22 +1,19 @@
-# The native version of the per-play part of bgcore.bot's scan (a play's rows added to and
-# removed from the parent's hidden sums, the shot row included; then the network's equity from
-# those sums, as bgcore.net's Net.equity works it out), as MicroPython viper source:
-# bgcore.bot compiles it at import where MicroPython has a native emitter and then drops this
-# module, so the text does not stay in the heap. See bgcore.bot for the layout of its numbers.
+# The native version of the per-play part of bgcore.bot's scan, as MicroPython viper source:
+# `changes` lists the input rows a play changes (the shot row included), `delta` adds them to and
+# removes them from the parent's hidden sums, `equity` works out the network's equity from those
+# sums as bgcore.net's Net.equity does (bgcore.shortlist_native has the shortlist's).
+# bgcore.bot compiles them at import (one at a time: a small heap has room for that) where
+# MicroPython has a native emitter and then drops this module, so the text does not stay in
+# the heap. See bgcore.bot for the layout of their numbers.
 
-SOURCE = """
+SOURCE = ("""
 @micropython.viper
-def delta(c, o: int, work, acc, rows, ctx, w1):
+def changes(c, o: int, rows, ctx) -> int:
+    # into ctx from 96: 2 * row for each row the play adds, 2 * row + 1 for each it removes;
+    # returns where the list ends
     src = ptr8(c)
     x = ptr32(ctx)
     t = ptr16(rows)
-    wk = ptr32(work)
-    ac = ptr32(acc)
-    h = x[3]
-    j = 0
-    while j <= h:
-        wk[j] = ac[j]
-        j += 1
     q = 96
     j = 0
     while j < 26:
@@ -82,7 +79,20 @@ def delta(c, o: int, work, acc, rows, ctx, w1):
             if r:
                 x[q] = 2 * (r - 1)
                 q += 1
+    return q
+""", """
+@micropython.viper
+def delta(work, acc, ctx, w1, q: int):
+    # work = acc with the rows changes() listed (up to q) added and removed
+    x = ptr32(ctx)
+    wk = ptr32(work)
+    ac = ptr32(acc)
     w = ptr8(w1)
+    h = x[3]
+    j = 0
+    while j <= h:
+        wk[j] = ac[j]
+        j += 1
     j = 96
     while j < q:
         r = x[j]
@@ -103,13 +113,13 @@ def delta(c, o: int, work, acc, rows, ctx, w1):
                 i += 1
             wk[h] += 1
         j += 1
-
-
+""", """
 @micropython.viper
 def equity(acc, b1, w2, b2, wo, h1, h: int, m: int) -> int:
     # Net.equity without its output bias: the first hidden layer (clipped to 0..128) into h1,
-    # then the second layer's m units (clipped) times the equity output's weights (wo: m int16,
-    # b2: m int32 offset by 2**29, a small int on the chip too, read so on 32- and 64-bit ports alike).
+    # then the second layer's m units (clipped) times the equity output's weights (wo: m int16;
+    # b2: m int32 offset by 2**29, positive and a small int on the chip: read alike on 32- and
+    # 64-bit ports).
     a = ptr32(acc)
     pb = ptr16(b1)
     p2 = ptr16(w2)
@@ -154,4 +164,4 @@ def equity(acc, b1, w2, b2, wo, h1, h: int, m: int) -> int:
         o += h
         k += 1
     return s
-"""
+""")
