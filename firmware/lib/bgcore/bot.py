@@ -6,7 +6,7 @@
 from array import array
 
 from bgcore import net as _netmod
-from bgcore.net import Net, row, shots, shot_row, S_OUT, OUT_EQUITY
+from bgcore.net import Net, row, shot_row, S_OUT, OUT_EQUITY
 
 # noise on each play's equity, in 1/1000 of a point, for levels 1-6
 NOISE = (0, 320, 180, 100, 55, 30, 0)
@@ -35,7 +35,7 @@ def _shared_net():
 # rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), from 96 the rows to
 # add (2 * row) and remove (2 * row + 1) for the play in hand. `rows` (uint16): row(0, place, n)
 # at place * 16 + n, row(1, point, 1) at 416 + point, row(1, 25, n) (the bar) at 442 + n.
-_native = []        # [[changes, delta, equity, estimate, weights]] once compiled; else [None]
+_native = []        # [[changes, delta, equity]] once compiled; [None] without a native emitter
 _rows = None        # the row table (above), made with it
 _ctx = None         # the numbers (above): one for every bot, each scan sets its own
 _b2 = _wo = None    # the second layer's biases and the equity's weights, for scan_native.equity
@@ -54,9 +54,7 @@ def _natives():
         for n in range(1, 16):
             t[442 + n] = row(1, 25, n)
         from bgcore.native import load
-        scan = load("scan_native", "changes", "delta", "equity")
-        short = load("shortlist_native", "estimate", "weights")
-        _native.append(scan + short if scan and short else None)
+        _native.append(load("scan_native", "changes", "delta", "equity"))
         if _native[0]:
             _rows = t
             _ctx = ctx
@@ -65,6 +63,15 @@ def _natives():
 
 _natives()      # at import, while the heap is unbroken, as bgcore.net does
 
+
+
+def _unload(name):
+    # forget bgcore.`name` (a module needed now and then), so that its code leaves the heap
+    import sys
+    import bgcore
+    sys.modules.pop("bgcore." + name, None)
+    if name in bgcore.__dict__:
+        delattr(bgcore, name)
 
 
 def _native_for(net):
@@ -93,57 +100,6 @@ def _set_ctx(net, raw):
     for j in range(13):
         ctx[4 + j] = raw[2 * j] | raw[2 * j + 1] << 4
     return ctx
-
-
-def _changes(c, o, packed, them0, opp_bar, out):
-    # The input rows the play whose record is at c[o:] changes (see bgcore.position._Found: the
-    # mover's counts two to a byte, then the mask of the points where a blot was hit), into
-    # `out` as the native code lists them: 2 * row to add, 2 * row + 1 to remove. `packed`:
-    # the parent's counts so; `them0`: the opponent's points (shots' `them`); `opp_bar`: its bar.
-    del out[:]
-    for j in range(13):
-        v = c[o + j]
-        pv = packed[j]
-        if v != pv:
-            place = 2 * j
-            a = pv & 15
-            b = v & 15
-            if a != b:
-                if a:
-                    out.append(2 * row(0, place, a) + 1)
-                if b:
-                    out.append(2 * row(0, place, b))
-            a = pv >> 4
-            b = v >> 4
-            if a != b:
-                if a:
-                    out.append(2 * row(0, place + 1, a) + 1)
-                if b:
-                    out.append(2 * row(0, place + 1, b))
-    hits = c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16
-    them = them0
-    if hits:
-        k = 0
-        for p in range(24):
-            if hits >> p & 1:
-                out.append(2 * row(1, 24 - p, 1) + 1)       # mover's point p + 1
-                them &= ~(1 << (24 - p))
-                k += 1
-        if opp_bar:
-            out.append(2 * row(1, 25, opp_bar) + 1)
-        out.append(2 * row(1, 25, opp_bar + k))
-        them |= 1 << 25
-    if _netmod.SHOTS:
-        blots = 0
-        for j in range(13):
-            v = c[o + j]
-            if v & 15 == 1:
-                blots |= 1 << 2 * j
-            if v >> 4 == 1:
-                blots |= 2 << 2 * j
-        r = shot_row(shots(blots & 0x1FFFFFE, them))
-        if r is not None:
-            out.append(2 * r)
 
 
 class Bot:
@@ -179,43 +135,8 @@ class Bot:
         net.load(acc, raw, False)
         if _native_for(net):
             return self._scan_native(net, plays, raw, noise, out, pick)
-        work = self._work
-        them0 = _netmod.masks(raw)[1]
-        opp_bar = raw[51]
-        n1 = net.h + 1
-        packed = self._packed
-        for j in range(13):
-            packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
-        changes = []
-        best = 0
-        best_v = None
-        tick = self.tick
-        count = 0
-        for i in range(len(plays)):
-            if pick is not None and not pick[i >> 3] >> (i & 7) & 1:
-                continue
-            count += 1
-            if tick and count & 15 == 0:
-                tick()
-            c, o = plays._record(i)
-            for j in range(n1):
-                work[j] = acc[j]
-            _changes(c, o, packed, them0, opp_bar, changes)
-            for r in changes:
-                if r & 1:
-                    net.sub(work, r >> 1)
-                else:
-                    net.add(work, r >> 1)
-            v = net.equity(work)
-            if out is not None:
-                out.append(v)
-                continue
-            if noise:
-                v += self._gauss() * noise // 2365
-            if best_v is None or v > best_v:
-                best = i
-                best_v = v
-        return best
+        from bgcore.scan_python import scan     # CPython, or MicroPython without native code
+        return scan(self, net, plays, raw, noise, out, pick)
 
     def _scan_native(self, net, plays, raw, noise, out, pick):
         # _scan's loop with a play's rows and the network's equity in native code (_natives)
@@ -271,6 +192,7 @@ class Bot:
         if len(plays) > CAP:
             from bgcore.shortlist import shortlist      # loaded for such a roll only
             pick = shortlist(self, pos, plays, CAP)
+            _unload("shortlist")
         return plays[self._scan(pos, plays, noise, None, pick)].detached()
 
     def loss(self, pos, d1, d2, play):

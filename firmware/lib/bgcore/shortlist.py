@@ -4,13 +4,19 @@
 # summed over the rows the play changes — and the CAP best by it are the shortlist the network
 # (and a level's noise) then scores. So the network scores at most CAP plays of any roll: the bot's
 # time per move is bounded by work, the same on every interpreter (integer arithmetic, ties broken
-# by the plays' order). Loaded by bgcore.bot for such a roll only.
+# by the plays' order). Loaded by bgcore.bot for such a roll only, and dropped after it, with
+# the native code it compiles (bgcore.shortlist_native) where bgcore.bot has its own.
 
 from array import array
 
 from bgcore import bot as _bot
 from bgcore import net as _netmod
 from bgcore.net import OUT_EQUITY, S1
+
+_own = None         # [estimate, weights] compiled from bgcore.shortlist_native
+if _bot._native[0] is not None:
+    from bgcore.native import load
+    _own = load("shortlist_native", "estimate", "weights")
 
 _OFF = 0x10000000   # a weight's offset in the table (read unsigned by the native code)
 _SHIFT = 4          # the equity's slopes in the hidden sums (G below), scaled to fit 16 bits
@@ -43,10 +49,9 @@ def _weights(net, acc):
         v = big[j] >> _SHIFT if 0 < h1[j] < S1 else 0
         big[j] = (32767 if v > 32767 else (-32767 if v < -32767 else v)) + 0x8000
     n = _netmod.ROWS
-    native = _bot._native_for(net)
-    if native:
+    if _own and _bot._native_for(net):
         g = bytearray(4 * n)            # int32s to the native code, in one block
-        native[4](net.w1, big, g, h, n)
+        _own[1](net.w1, big, g, h, n)
         return g
     g = array("i", bytes(4 * n))
     w1 = net.w1
@@ -71,9 +76,9 @@ def shortlist(bot, pos, plays, cap):
     top = _Top(cap)
     tick = bot.tick
     native = _bot._native_for(net)
-    if native:
+    if _own and native:
         changes = native[0]
-        estimate = native[3]
+        estimate = _own[0]
         rows = _bot._rows
         ctx = _bot._set_ctx(net, raw)
         for i in range(len(plays)):
@@ -82,18 +87,19 @@ def shortlist(bot, pos, plays, cap):
             c, o = plays._record(i)
             top.offer(estimate(ctx, g, changes(c, o, rows, ctx)), i)
     else:
+        from bgcore.scan_python import changes
         them0 = _netmod.masks(raw)[1]
         packed = bytearray(13)
         for j in range(13):
             packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
-        changes = []
+        rows = []
         for i in range(len(plays)):
             if tick and i & 63 == 63:
                 tick()
             c, o = plays._record(i)
-            _bot._changes(c, o, packed, them0, raw[51], changes)
+            changes(c, o, packed, them0, raw[51], rows)
             s = 0
-            for r in changes:
+            for r in rows:
                 s += (g[r >> 1] - _OFF) * (1 - 2 * (r & 1))
             top.offer(s, i)
     pick = bytearray((len(plays) + 7) >> 3)

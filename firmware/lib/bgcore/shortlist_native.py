@@ -1,7 +1,8 @@
 # The native version of bgcore.shortlist's loops, as MicroPython viper source: `estimate` sums a
 # linear estimate's weights over the rows bgcore.scan_native's `changes` listed, `weights` makes
-# those weights. bgcore.bot compiles them at import, after scan_native's, where MicroPython has
-# a native emitter and then drops this module, so the text does not stay in the heap.
+# those weights. bgcore.shortlist compiles them when it is loaded (for a roll with many plays)
+# where MicroPython has a native emitter and then drops this module, so the text does not stay
+# in the heap.
 
 SOURCE = ("""
 @micropython.viper
