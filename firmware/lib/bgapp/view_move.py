@@ -45,6 +45,13 @@ class MoveView(View):
         self.opts, self.complete, self.index = moves.options(g.board(), self.plays, g.rep.steps,
                                                              self.packed)
 
+    def drop(self):
+        """Out of memory: the roll's plays and what was made of them go; the next key works
+        them out again (the steps made and the choices shown stay)."""
+        self.plays = None
+        self.packed = None
+        self.scorer = None
+
     def leave(self):
         self.groups = []
         self.plays = None
@@ -63,6 +70,10 @@ class MoveView(View):
                 app.dirty = True
         elif self.scorer and not self.scorer.done():
             self.scorer.step()
+        elif self.plays is None:
+            # dropped when memory ran out (App.fault): not "no legal play" (found by the soak:
+            # the pass then recorded was refused, again and again); the next key works them out
+            pass
         elif not self.plays:
             app.message = "no legal play"
             app.later(_PASS_MS, self._pass)
@@ -71,7 +82,7 @@ class MoveView(View):
             app.later(_THINK_MS, self._forced)
 
     def _pass(self):
-        if self.app.play is self and not self.plays:
+        if self.app.play is self and self.plays is not None and not self.plays:
             self.app.message = ""
             self.app.game.move((), False)
 
@@ -92,6 +103,8 @@ class MoveView(View):
         g = app.game
         m = g.m
         p = m.turn
+        if self.plays is None:      # (dropped when memory ran out: this key tries again)
+            self.enter()
         if g.rep.warning:
             from bgapp.tutor import move_answer
             why = move_answer(self, key)
