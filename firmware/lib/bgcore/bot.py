@@ -6,7 +6,7 @@
 from array import array
 
 from bgcore import net as _netmod
-from bgcore.net import Net, row, shot_row, S_OUT, OUT_EQUITY
+from bgcore.net import Net, shot_row, S_OUT, OUT_EQUITY
 
 # noise on each play's equity, in 1/1000 of a point, for levels 1-6
 NOISE = (0, 320, 180, 100, 55, 30, 0)
@@ -32,46 +32,27 @@ def _shared_net():
 # compares the equities). `ctx` (int32): 0 the opponent's points (shots' `them`), 1 the
 # opponent's bar, 2 1 to add the shot row, 3 the hidden size, 4-16 the parent's packed counts,
 # 17-37 the 21 rolls' hit masks, 38-58 their weights, 59-95 1 + the shot row for 0-36 hitting
-# rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), from 96 the rows to
-# add (2 * row) and remove (2 * row + 1) for the play in hand. `rows` (uint16): row(0, place, n)
-# at place * 16 + n, row(1, point, 1) at 416 + point, row(1, 25, n) (the bar) at 442 + n.
+# rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), 96-98 LEVELS and the
+# first bar and borne-off rows (bgcore.net's numbering), from 100 the rows to add (2 * row) and
+# remove (2 * row + 1) for the play in hand.
 _native = []        # [[changes, delta, equity]] once compiled; [None] without a native emitter
-_rows = None        # the row table (above), made with it
 _ctx = None         # the numbers (above): one for every bot, each scan sets its own
 _b2 = _wo = None    # the second layer's biases and the equity's weights, for scan_native.equity
 
 
 def _natives():
-    global _rows, _ctx
+    global _ctx
     if not _native:
         ctx = array("i", bytes(4 * 128))    # before the compiler's garbage
-        t = array("H", bytes(2 * 458))
-        for place in range(26):
-            for n in range(1, 16):
-                t[place * 16 + n] = row(0, place, n)
-        for point in range(1, 25):
-            t[416 + point] = row(1, point, 1)
-        for n in range(1, 16):
-            t[442 + n] = row(1, 25, n)
         from bgcore.native import load
         _native.append(load("scan_native", "changes", "delta", "equity"))
         if _native[0]:
-            _rows = t
             _ctx = ctx
     return _native
 
 
 _natives()      # at import, while the heap is unbroken, as bgcore.net does
 
-
-
-def _unload(name):
-    # forget bgcore.`name` (a module needed now and then), so that its code leaves the heap
-    import sys
-    import bgcore
-    sys.modules.pop("bgcore." + name, None)
-    if name in bgcore.__dict__:
-        delattr(bgcore, name)
 
 
 def _native_for(net):
@@ -88,6 +69,9 @@ def _set_ctx(net, raw):
         _b2 = array("i", [b + 0x20000000 for b in net.b2])    # see scan_native.equity
         _wo = net.wo[OUT_EQUITY * m:(OUT_EQUITY + 1) * m]
         ctx[3] = net.h
+        ctx[96] = _netmod.LEVELS
+        ctx[97] = _netmod._BAR_ROW
+        ctx[98] = _netmod._OFF_ROW
         rolls = _netmod._ROLLS
         for j in range(21):
             ctx[17 + j], ctx[38 + j] = rolls[j]
@@ -142,7 +126,6 @@ class Bot:
         # _scan's loop with a play's rows and the network's equity in native code (_natives)
         changes, delta, equity = _native[0][:3]
         ctx = _set_ctx(net, raw)
-        rows = _rows
         acc = self._acc
         work = self._work
         w1 = net.w1
@@ -165,7 +148,7 @@ class Bot:
             if tick and count & 15 == 0:
                 tick()
             c, o = plays._record(i)
-            delta(work, acc, ctx, w1, changes(c, o, rows, ctx))
+            delta(work, acc, ctx, w1, changes(c, o, ctx))
             v = bias + equity(work, b1, w2, b2, wo, h1, h, m)
             if out is not None:
                 out.append(v)
@@ -190,9 +173,8 @@ class Bot:
             return plays[0].detached() if plays else None
         pick = None
         if len(plays) > CAP:
-            from bgcore.shortlist import shortlist      # loaded for such a roll only
+            from bgcore.shortlist import shortlist      # loaded at the first such roll
             pick = shortlist(self, pos, plays, CAP)
-            _unload("shortlist")
         return plays[self._scan(pos, plays, noise, None, pick)].detached()
 
     def loss(self, pos, d1, d2, play):

@@ -8,13 +8,14 @@
 
 SOURCE = ("""
 @micropython.viper
-def changes(c, o: int, rows, ctx) -> int:
-    # into ctx from 96: 2 * row for each row the play adds, 2 * row + 1 for each it removes;
+def changes(c, o: int, ctx) -> int:
+    # into ctx from 100: 2 * row for each row the play adds, 2 * row + 1 for each it removes
+    # (rows as bgcore.net.row numbers them: LEVELS, the bar's and borne-off rows at 96-98);
     # returns where the list ends
     src = ptr8(c)
     x = ptr32(ctx)
-    t = ptr16(rows)
-    q = 96
+    lv = x[96]
+    q = 100
     j = 0
     while j < 26:
         v = src[o + (j >> 1)]
@@ -27,10 +28,22 @@ def changes(c, o: int, rows, ctx) -> int:
             pv &= 15
         if v != pv:
             if pv:
-                x[q] = 2 * t[16 * j + pv] + 1
+                if j == 0:
+                    r = x[98] + pv - 1
+                elif j == 25:
+                    r = x[97] + (pv if pv < 4 else 4) - 1
+                else:
+                    r = (j - 1) * lv + (pv if pv < lv else lv) - 1
+                x[q] = 2 * r + 1
                 q += 1
             if v:
-                x[q] = 2 * t[16 * j + v]
+                if j == 0:
+                    r = x[98] + v - 1
+                elif j == 25:
+                    r = x[97] + (v if v < 4 else 4) - 1
+                else:
+                    r = (j - 1) * lv + (v if v < lv else lv) - 1
+                x[q] = 2 * r
                 q += 1
         j += 1
     hits = src[o + 13] | src[o + 14] << 8 | src[o + 15] << 16
@@ -40,16 +53,17 @@ def changes(c, o: int, rows, ctx) -> int:
         p = 0
         while p < 24:
             if (hits >> p) & 1:
-                x[q] = 2 * t[440 - p] + 1
+                x[q] = 2 * (47 - p) * lv + 1
                 q += 1
                 them &= ~(1 << (24 - p))
                 k += 1
             p += 1
         bar = x[1]
         if bar:
-            x[q] = 2 * t[442 + bar] + 1
+            x[q] = 2 * (x[97] + 3 + (bar if bar < 4 else 4)) + 1
             q += 1
-        x[q] = 2 * t[442 + bar + k]
+        n = bar + k
+        x[q] = 2 * (x[97] + 3 + (n if n < 4 else 4))
         q += 1
         them |= 1 << 25
     if x[2]:
@@ -93,7 +107,7 @@ def delta(work, acc, ctx, w1, q: int):
     while j <= h:
         wk[j] = ac[j]
         j += 1
-    j = 96
+    j = 100
     while j < q:
         r = x[j]
         p = (r >> 1) * h

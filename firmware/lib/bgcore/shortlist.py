@@ -4,8 +4,9 @@
 # summed over the rows the play changes — and the CAP best by it are the shortlist the network
 # (and a level's noise) then scores. So the network scores at most CAP plays of any roll: the bot's
 # time per move is bounded by work, the same on every interpreter (integer arithmetic, ties broken
-# by the plays' order). Loaded by bgcore.bot for such a roll only, and dropped after it, with
-# the native code it compiles (bgcore.shortlist_native) where bgcore.bot has its own.
+# by the plays' order). Loaded by bgcore.bot at the first such roll, with the native code it
+# compiles then (bgcore.shortlist_native) where bgcore.bot has its own; it stays (a module loaded
+# again and again leaves a little of the heap behind each time).
 
 from array import array
 
@@ -79,13 +80,12 @@ def shortlist(bot, pos, plays, cap):
     if _own and native:
         changes = native[0]
         estimate = _own[0]
-        rows = _bot._rows
         ctx = _bot._set_ctx(net, raw)
         for i in range(len(plays)):
             if tick and i & 63 == 63:
                 tick()
             c, o = plays._record(i)
-            top.offer(estimate(ctx, g, changes(c, o, rows, ctx)), i)
+            top.offer(estimate(ctx, g, changes(c, o, ctx)), i)
     else:
         from bgcore.scan_python import changes
         them0 = _netmod.masks(raw)[1]

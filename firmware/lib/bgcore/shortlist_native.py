@@ -12,7 +12,7 @@ def estimate(ctx, g, q: int) -> int:
     x = ptr32(ctx)
     e = ptr32(g)
     s = 0
-    j = 96
+    j = 100
     while j < q:
         r = x[j]
         if r & 1:
