@@ -12,7 +12,6 @@ from bgcore.bot import Bot
 
 if len(sys.argv) > 2 and sys.argv[2] == "python":
     net_mod._native[:] = [None, None, None]
-from bgcore import shortlist as shortlist_mod
 from bgcore.shortlist import shortlist
 
 scored = [0]
@@ -34,7 +33,7 @@ bot_mod.Bot._scan = counting
 if bot_mod._native_for(Bot(6).net) is None:
     print("python")         # the scan's and the shortlist's Python loops
 else:
-    print("native" if shortlist_mod._own else "native scan, Python shortlist")
+    print("native")
 for word in sys.argv[1].split(","):
     pos = Position.from_id(word[:14])
     d1, d2 = int(word[15]), int(word[16])

@@ -35,7 +35,7 @@ def _shared_net():
 # rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), 96-98 LEVELS and the
 # first bar and borne-off rows (bgcore.net's numbering), from 100 the rows to add (2 * row) and
 # remove (2 * row + 1) for the play in hand.
-_native = []        # [[changes, delta, equity]] once compiled; [None] without a native emitter
+_native = []        # [[changes, delta, equity, estimate, weights]] once compiled; else [None]
 _ctx = None         # the numbers (above): one for every bot, each scan sets its own
 _b2 = _wo = None    # the second layer's biases and the equity's weights, for scan_native.equity
 
@@ -45,7 +45,7 @@ def _natives():
     if not _native:
         ctx = array("i", bytes(4 * 128))    # before the compiler's garbage
         from bgcore.native import load
-        _native.append(load("scan_native", "changes", "delta", "equity"))
+        _native.append(load("scan_native", "changes", "delta", "equity", "estimate", "weights"))
         if _native[0]:
             _ctx = ctx
     return _native

@@ -1,7 +1,8 @@
 # The native version of the per-play part of bgcore.bot's scan, as MicroPython viper source:
 # `changes` lists the input rows a play changes (the shot row included), `delta` adds them to and
 # removes them from the parent's hidden sums, `equity` works out the network's equity from those
-# sums as bgcore.net's Net.equity does (bgcore.shortlist_native has the shortlist's).
+# sums as bgcore.net's Net.equity does; `estimate` sums a linear estimate's weights over the
+# rows `changes` listed and `weights` makes those weights (bgcore.shortlist).
 # bgcore.bot compiles them at import (one at a time: a small heap has room for that) where
 # MicroPython has a native emitter and then drops this module, so the text does not stay in
 # the heap. See bgcore.bot for the layout of their numbers.
@@ -178,4 +179,40 @@ def equity(acc, b1, w2, b2, wo, h1, h: int, m: int) -> int:
         o += h
         k += 1
     return s
+""", """
+@micropython.viper
+def estimate(ctx, g, q: int) -> int:
+    # the sum of g's weights (offset by 2**28) over the rows changes() listed (up to q) that
+    # the play adds, less those it removes
+    x = ptr32(ctx)
+    e = ptr32(g)
+    s = 0
+    j = 100
+    while j < q:
+        r = x[j]
+        if r & 1:
+            s -= e[r >> 1] - 0x10000000
+        else:
+            s += e[r >> 1] - 0x10000000
+        j += 1
+    return s
+""", """
+@micropython.viper
+def weights(w1, big, g, h: int, n: int):
+    # g[r] = (the sum over j of big[j] * (w1[r * h + j] - 128)) >> 6, offset by 2**28, for the n
+    # rows (big: h numbers offset by 2**15, each within 1..2**16 - 1)
+    w = ptr8(w1)
+    b = ptr32(big)
+    e = ptr32(g)
+    r = 0
+    p = 0
+    while r < n:
+        s = 0x8000000
+        j = 0
+        while j < h:
+            s += (b[j] - 0x8000) * (w[p] - 128)
+            p += 1
+            j += 1
+        e[r] = (s >> 6) + 0xFE00000
+        r += 1
 """)

@@ -4,20 +4,15 @@
 # summed over the rows the play changes — and the CAP best by it are the shortlist the network
 # (and a level's noise) then scores. So the network scores at most CAP plays of any roll: the bot's
 # time per move is bounded by work, the same on every interpreter (integer arithmetic, ties broken
-# by the plays' order). Loaded by bgcore.bot at the first such roll, with the native code it
-# compiles then (bgcore.shortlist_native) where bgcore.bot has its own; it stays (a module loaded
-# again and again leaves a little of the heap behind each time).
+# by the plays' order). Loaded by bgcore.bot at the first such roll (its native code, in
+# bgcore.scan_native, is compiled with the bot's at import), and kept: a module loaded again and
+# again leaves a little heap behind each time.
 
 from array import array
 
 from bgcore import bot as _bot
 from bgcore import net as _netmod
 from bgcore.net import OUT_EQUITY, S1
-
-_own = None         # [estimate, weights] compiled from bgcore.shortlist_native
-if _bot._native[0] is not None:
-    from bgcore.native import load
-    _own = load("shortlist_native", "estimate", "weights")
 
 _OFF = 0x10000000   # a weight's offset in the table (read unsigned by the native code)
 _SHIFT = 4          # the equity's slopes in the hidden sums (G below), scaled to fit 16 bits
@@ -50,9 +45,10 @@ def _weights(net, acc):
         v = big[j] >> _SHIFT if 0 < h1[j] < S1 else 0
         big[j] = (32767 if v > 32767 else (-32767 if v < -32767 else v)) + 0x8000
     n = _netmod.ROWS
-    if _own and _bot._native_for(net):
+    native = _bot._native_for(net)
+    if native:
         g = bytearray(4 * n)            # int32s to the native code, in one block
-        _own[1](net.w1, big, g, h, n)
+        native[4](net.w1, big, g, h, n)
         return g
     g = array("i", bytes(4 * n))
     w1 = net.w1
@@ -77,9 +73,9 @@ def shortlist(bot, pos, plays, cap):
     top = _Top(cap)
     tick = bot.tick
     native = _bot._native_for(net)
-    if _own and native:
+    if native:
         changes = native[0]
-        estimate = _own[0]
+        estimate = native[3]
         ctx = _bot._set_ctx(net, raw)
         for i in range(len(plays)):
             if tick and i & 63 == 63:
