@@ -50,7 +50,7 @@ def _weights(net, acc):
         g = bytearray(4 * n)            # int32s to the native code, in one block
         native[4](net.w1, big, g, h, n)
         return g
-    g = array("i", bytes(4 * n))
+    est = array("i", bytes(4 * n))
     w1 = net.w1
     p = 0
     for r in range(n):
@@ -58,8 +58,8 @@ def _weights(net, acc):
         for j in range(h):
             s += (big[j] - 0x8000) * (w1[p] - 128)
             p += 1
-        g[r] = (s >> 6) + _OFF
-    return g
+        est[r] = (s >> 6) + _OFF
+    return est
 
 
 def shortlist(bot, pos, plays, cap):
