@@ -9,8 +9,8 @@ reference profile:
 - the app: reset to the first LED frame (after installing, after a power cut, and into a game in
   progress), the CPU share of the idle menu, key press (on the key matrix's GPIOs, from the
   moment it closes) to the changed LED frame (a menu key at rest and 100 ms after the last
-  answer; a point key putting a checker down in a move), the longest gap between watchdog feeds
-  in a demo game (level 6) and in the pips view;
+  answer; a point key picking a checker up and putting it down in a move), the longest gap
+  between watchdog feeds in a demo game (level 6) and in the pips view;
 - then through the raw REPL with the HAL open (its key scan running): `show`, the HAL's
   background CPU share, each bot level's time per move (both sides, seeded dice) and the lowest
   free heap after a move (collected before each);
@@ -99,7 +99,7 @@ def app_figures(board, say, presses=6):
 def game_figures(board, say):
     """A point key during a move (step_figures), then a power cut in that game: the boot back
     into it."""
-    f = step_figures(board, say, presses=4)
+    f = step_figures(board, say, presses=8)
     f["resume_ms"] = _power_cut(board, "the first LED frame after a power cut in a game")
     say("boot to the first LED frame of a game in progress, after a power cut: %.0f ms"
         % f["resume_ms"])
@@ -129,9 +129,10 @@ def _step_keys(st):
     return None
 
 
-def step_figures(board, say, presses=4):
+def step_figures(board, say, presses=8):
     """A point key during a move: a game of two people (menu P7, then OK), each measured key a
-    checker put down (a STEP for the record), pressed a second after the pick-up's answer."""
+    checker put down (a STEP for the record), pressed a second after the pick-up's answer (the
+    pick-up, whose answer shows the checker's destinations, is timed too)."""
     from bgboard.link import Board
     with Board(board.link) as b:
         b.hello(timeout=600)
@@ -144,6 +145,7 @@ def step_figures(board, say, presses=4):
     if _state(board.link).get("view") == "menu":       # (asked: abandon the game in progress?)
         _request(board.link, "KEY OK")
     lat = []
+    picks = []
     for _ in range(200):
         if len(lat) >= presses:
             break
@@ -158,7 +160,7 @@ def step_figures(board, say, presses=4):
                 _wait_emulated(board, 200)
             continue
         t = board.press(keys[0], hold_ms=80)           # the checker picked up
-        _frame_after(board, t)
+        picks.append((_frame_after(board, t) - t) / 1e6)
         _wait_emulated(board, 1000)
         t = board.press(keys[1], hold_ms=80)           # and put down: the step
         lat.append((_frame_after(board, t) - t) / 1e6)
@@ -167,7 +169,9 @@ def step_figures(board, say, presses=4):
         raise RuntimeError("the game gave %d steps to time, not %d" % (len(lat), presses))
     say("point key during a move (a checker put down) -> changed LED frame, at rest: median "
         "%.1f ms, worst %.1f ms (%d presses)" % (statistics.median(lat), max(lat), len(lat)))
-    return {"step_ms": lat}
+    say("  (the checker picked up before it: median %.1f ms, worst %.1f ms)"
+        % (statistics.median(picks), max(picks)))
+    return {"step_ms": lat, "pick_ms": picks}
 
 
 def feed_figures(board, say):
@@ -313,6 +317,9 @@ def rows(f, levels):
            ("point key putting a checker down in a move -> changed frame",
             "%.0f / %.0f ms" % (statistics.median(f["step_ms"]), max(f["step_ms"]))
             if "step_ms" in f else "-"),
+           ("  the point key picking it up before (its destinations lit)",
+            "%.0f / %.0f ms" % (statistics.median(f["pick_ms"]), max(f["pick_ms"]))
+            if "pick_ms" in f else "-"),
            ("show (Panel.encode + NeoPixel.write)",
             "%.1f ms" % (p["show_us"] / 1000) if p else "-")]
     for level in levels if p else ():

@@ -1,80 +1,179 @@
 # A person's move, checker by checker: from the legal plays of the roll and the steps already
 # made, which points may be picked up and where each may go (one die, or the same checker on with
-# the next dice); keys as points of the player on roll; single steps on a position's bytes.
-# Pure: no hardware, no state of its own.
+# the next dice); keys as points of the player on roll; single steps on a position's bytes. The
+# plays of a roll are packed (pack) and narrowed step by step (narrow); a key asks only for the
+# points that may be picked up (sources) and the destinations of the one picked up (dests).
+# Pure: no hardware; its one state is its loops in native code once compiled (natives).
 
 def pack(plays):
-    """The steps of each of `plays`, packed: per play its number of steps, then (from, to) of
-    each. Made once per roll (MoveView), so that a key's options need not make every play's
-    object and tuples again (a few ms a key on an RP2040); a few bytes a play."""
+    """The steps of each of `plays`, packed: per play its index in `plays` (two bytes, low
+    first), its number of steps, then (from, to) of each. Made once per roll (MoveView), so that
+    a key's options need not make every play's object and tuples again (a few ms a key on an
+    RP2040); a few bytes a play."""
     buf = bytearray()
+    k = 0
     for play in plays:
         mv = play.moves
+        buf.append(k & 0xFF)
+        buf.append(k >> 8)
         buf.append(len(mv))
         for s, t in mv:
             buf.append(s)
             buf.append(t)
+        k += 1
     return buf
+
+
+LOOPS = {}        # the native loops (bgapp.native) by name once compiled (natives): narrow and
+                  # steps here, paint for bgapp.render; empty until then and where there is none
+
+
+def natives():
+    """Compile the native loops (bgapp.native) once; until then (and on CPython, or without a
+    native emitter) the Python loops run. The app does it at power-up, before the bot's network
+    (while the heap is in one piece), or with the move view after the first frame."""
+    if "done" not in LOOPS:
+        import sys
+        try:
+            import micropython  # noqa: F401  (MicroPython only)
+            exec(__import__("bgapp.native", None, None, ("SOURCE",)).SOURCE, LOOPS)
+        except Exception:       # CPython, or a MicroPython built without native emitters
+            LOOPS.clear()
+        LOOPS["done"] = True
+        sys.modules.pop("bgapp.native", None)
+        import bgapp
+        if "native" in bgapp.__dict__:
+            delattr(bgapp, "native")
+    return LOOPS
+
+
+def narrow(buf, s, t):
+    """The packed plays of `buf` that have the step (s, t), each with that step taken out (its
+    first one) and the rest in order: the plays still open after a person's step. The move
+    view keeps one per step of the turn, so that a key looks only at the plays left."""
+    f = LOOPS.get("narrow")
+    if f:
+        out = bytearray(len(buf))
+        return out[:f(buf, len(buf), s, t, out)]
+    out = bytearray()
+    step = bytes((s, t))
+    o = 0
+    end = len(buf)
+    while o < end:
+        b = o + 3
+        e = b + 2 * buf[o + 2]
+        i = buf.find(step, b, e)
+        while i > 0 and (i - b) & 1:          # (a match across two steps)
+            i = buf.find(step, i + 1, e)
+        if i > 0:
+            out += buf[o:o + 2]
+            out.append(buf[o + 2] - 1)
+            out += buf[b:i]
+            out += buf[i + 2:e]
+        o = e
+    return out
 
 
 def options(raw, plays, done, packed=None):
     """For a person's move: {source: {destination: steps}} that the legal `plays` allow from
     the position bytes `raw` after the steps `done` (single-die steps, then the same checker
     going on: combined destinations), the play the steps complete (or None) and its index in
-    `plays` (-1). `packed`: pack(plays), when the caller keeps it."""
+    `plays` (-1). `packed`: pack(plays), when the caller keeps it. (The move view asks for
+    the parts: narrow, sources, then dests of the source picked up.)"""
     buf = pack(plays) if packed is None else packed
-    opts = {}
-    index = -1
-    k = -1
-    o = 0
-    end = len(buf)
-    while o < end:
-        k += 1
-        n = buf[o]
-        rest = _rest(buf, o + 1, n, done)
-        o += 1 + 2 * n
-        if rest is None:
-            continue
-        if not rest:
-            index = k
-            continue
-        for i in range(len(rest)):
-            s, t = rest[i]
-            if not can(raw, s, t):
-                continue
-            d = opts.get(s)
-            if d is None:
-                d = opts[s] = {}
-            if t not in d:
-                d[t] = ((s, t),)
-            # the same checker going on with the other dice (combined destinations)
-            path = [(s, t)]
-            left = rest[:i] + rest[i + 1:]
-            at = t
-            while at:
-                j = find(left, at)
-                if j < 0 or not is_open(raw, left[j][1]):
-                    break
-                path.append(left[j])
-                at = left[j][1]
-                left = left[:j] + left[j + 1:]
-                if at not in d:
-                    d[at] = tuple(path)
+    for s, t in done:
+        buf = narrow(buf, s, t)
+    opts, index = sources(raw, buf)
+    for s in opts:
+        opts[s] = dests(raw, buf, s)
     return opts, (plays[index] if index >= 0 else None), index
 
 
-def _rest(buf, o, n, done):
-    # the steps of the packed play at buf[o:o + 2n] left after taking out those in `done`, in
-    # order (None if one is missing); a play that lacks one costs no allocation
-    used = 0
-    for s, t in done:
+def sources(raw, buf):
+    """From the packed plays left (narrow): {source: None} of the points whose checkers may be
+    picked up now (a play's remaining step from there can be made first), in the order the
+    plays give them, and the index of the play the steps made complete (-1: none)."""
+    opts = {}
+    f = LOOPS.get("steps")
+    if f:
+        seen = bytearray(678)   # a flag per step (s * 26 + t), then the complete play's index
+        seen[676] = seen[677] = 0xFF
+        out = bytearray(min(len(buf), 1352))
+        n = f(buf, len(buf), seen, out)
+        for i in range(0, n, 2):
+            s = out[i]
+            if s not in opts and can(raw, s, out[i + 1]):
+                opts[s] = None
+        index = seen[676] | seen[677] << 8
+        return opts, (-1 if index == 0xFFFF else index)
+    index = -1
+    known = bytearray(676)      # can(raw, s, t) by s * 26 + t: 0 not asked yet, 1 no, 2 yes
+    o = 0
+    end = len(buf)
+    while o < end:
+        n = buf[o + 2]
+        if not n:
+            index = buf[o] | buf[o + 1] << 8
+        o += 3
+        e = o + 2 * n
+        while o < e:
+            s = buf[o]
+            k = s * 26 + buf[o + 1]
+            c = known[k]
+            if not c:
+                c = known[k] = 2 if can(raw, s, buf[o + 1]) else 1
+            if c == 2 and s not in opts:
+                opts[s] = None
+            o += 2
+    return opts, index
+
+
+def dests(raw, buf, s):
+    """{destination: steps} of source s from the packed plays left: each remaining step from s
+    that can be made now, and the same checker going on with the play's next steps from where
+    it lands (the first of them from there, in order); each destination keeps the steps of the
+    first play giving it."""
+    d = {}  # type: dict
+    known = bytearray(26)       # can(raw, s, t) by t: 0 not asked yet, 1 no, 2 yes
+    o = 0
+    end = len(buf)
+    while o < end:
+        n = buf[o + 2]
+        b = o + 3
+        o = b + 2 * n
         for i in range(n):
-            if not used >> i & 1 and buf[o + 2 * i] == s and buf[o + 2 * i + 1] == t:
-                used |= 1 << i
-                break
-        else:
-            return None
-    return [(buf[o + 2 * i], buf[o + 2 * i + 1]) for i in range(n) if not used >> i & 1]
+            p = b + 2 * i
+            if buf[p] != s:
+                continue
+            t = buf[p + 1]
+            c = known[t]
+            if not c:
+                c = known[t] = 2 if can(raw, s, t) else 1
+            if c == 1:
+                continue
+            if t not in d:
+                d[t] = ((s, t),)
+            # the same checker going on with the play's other steps (combined destinations)
+            used = 1 << i
+            path = None
+            at = t
+            while at:
+                q = 0
+                while q < n and (used >> q & 1 or buf[b + 2 * q] != at):
+                    q += 1
+                if q == n:
+                    break
+                nt = buf[b + 2 * q + 1]
+                if nt and raw[51 - nt] >= 2:
+                    break
+                used |= 1 << q
+                if path is None:
+                    path = [(s, t)]
+                path.append((at, nt))
+                at = nt
+                if at not in d:
+                    d[at] = tuple(path)
+    return d
 
 
 def point(key, p):
@@ -100,17 +199,6 @@ def where_pt(pt, p):
     if pt == 0:
         return "off"
     return "point %d" % (pt if p == 0 else 25 - pt)
-
-
-def find(steps, frm):
-    for i in range(len(steps)):
-        if steps[i][0] == frm:
-            return i
-    return -1
-
-
-def is_open(raw, t):
-    return t == 0 or raw[51 - t] < 2
 
 
 def can(raw, s, t):

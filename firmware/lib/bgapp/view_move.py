@@ -20,8 +20,12 @@ class MoveView(View):
     def __init__(self, app):
         View.__init__(self, app)
         self.plays = None         # the legal plays of the roll
-        self.packed = None        # their steps (moves.pack)
-        self.opts = {}            # source -> {destination: steps}
+        self.live = []            # their steps (moves.pack), then after each step of the turn
+                                  # the plays left (moves.narrow): one buffer a step
+        self.walked = []          # the steps live[1:] were narrowed by
+        self.opts = {}            # source -> {destination: steps}, None until it is picked up
+                                  # (dests: worked out for the source picked up only)
+        self.raw = None           # the position with the turn's steps made
         self.complete = None      # the Play the steps so far make, when complete
         self.index = -1           # its index in plays
         self.sel = -1             # selected source point (mover's numbering), -1 none
@@ -29,6 +33,7 @@ class MoveView(View):
         self.blink = 0            # the tutor's warning: the moved checkers' blink phase
         self.scorer = None        # the tutor: the plays' equities, worked out while one thinks
         self.groups = []          # the steps each keyed move made this turn (UNDO takes a move)
+        moves.natives()           # (at power-up: after the first frame, before the network)
 
     def enter(self):
         self.sel = -1
@@ -38,19 +43,45 @@ class MoveView(View):
         if self.plays is None:
             gc.collect()
             self.plays = m.pos.plays(*m.dice)
-            self.packed = moves.pack(self.plays)
+            self.live = [moves.pack(self.plays)]
+            self.walked = []
             if g.tutor() and len(self.plays) > 1:
                 from bgapp.tutor import scorer
                 self.scorer = scorer(self.app, m, self.plays)
-        self.opts, self.complete, self.index = moves.options(g.board(), self.plays, g.rep.steps,
-                                                             self.packed)
+        # the plays left after the turn's steps: the buffers of the steps kept (a step back
+        # drops the last), one more narrowed for a step made
+        steps = g.rep.steps
+        live = self.live
+        walked = self.walked
+        k = 0
+        while k < len(walked) and k < len(steps) and walked[k] == steps[k]:
+            k += 1
+        del live[k + 1:]
+        del walked[k:]
+        while k < len(steps):
+            s, t = steps[k]
+            live.append(moves.narrow(live[k], s, t))
+            walked.append((s, t))
+            k += 1
+        self.raw = g.board()
+        self.opts, self.index = moves.sources(self.raw, live[k])
+        self.complete = self.plays[self.index] if self.index >= 0 else None
+
+    def dests(self, s):
+        """{destination: steps} of source s (one of opts), worked out when first asked."""
+        d = self.opts[s]
+        if d is None:
+            d = self.opts[s] = moves.dests(self.raw, self.live[-1], s)
+        return d
 
     def leave(self):
         self.groups = []
         self.plays = None
-        self.packed = None
+        self.live = []
+        self.walked = []
         self.scorer = None
         self.opts = {}
+        self.raw = None
         self.complete = None
         self.hint = None
 
@@ -136,7 +167,7 @@ class MoveView(View):
                 return "the dice are rolled: double before you roll"
             return "not a point"
         opts = self.opts
-        if self.sel < 0 or (pt != self.sel and pt in opts and pt not in opts[self.sel]):
+        if self.sel < 0 or (pt != self.sel and pt in opts and pt not in self.dests(self.sel)):
             if pt not in opts:
                 return self._no_source(key, pt)
             self.sel = pt
@@ -144,7 +175,7 @@ class MoveView(View):
         if pt == self.sel:
             self.sel = -1
             return None
-        steps = opts[self.sel].get(pt)
+        steps = self.dests(self.sel).get(pt)
         if steps is None:
             return "cannot move from %s to %s" % (moves.where_pt(self.sel, p), moves.where(key))
         for s, t in steps:
@@ -184,7 +215,7 @@ class MoveView(View):
             if sel < 0 or s == sel:
                 r.put(r.top(render.element(mover, s), raw[s]), col["source"])
         if sel >= 0:
-            for t in self.opts[sel]:
+            for t in self.dests(sel):
                 if t == 0:
                     n = r.free("off%d" % mover, raw[0])
                 elif raw[51 - t] == 1:
