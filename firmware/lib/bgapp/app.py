@@ -433,6 +433,7 @@ class App:
                 self.message = "error: %r" % e
                 self.link.event("ERROR %r" % e)
                 hal.sleep_ms(200)
+            hal.feed()                  # (the work of a key or a request, then its frame)
             if self.dirty:
                 self.show()
             if self.game and self.game.held:    # the step's answer is lit: now the flash write
@@ -441,6 +442,8 @@ class App:
                 self.save_settings()
             if keyed:                   # the garbage of a key's answer collected now, not in
                 gc.collect()            # the middle of the next one's
+                if self.did:
+                    self.did("gc")
             hal.feed()
             if not waiting:
                 pause(5)
@@ -508,6 +511,8 @@ class App:
     def write_held(self):
         """A person's step, shown, goes to flash (bgapp.game.Game.ev's `held`); if it cannot,
         the game is back where its record is and the board says why."""
+        if self.did:
+            self.did("step")
         try:
             self.game.write_held()
         except WriteFailed as e:
@@ -519,6 +524,8 @@ class App:
             self.dirty = True
 
     def save_settings(self):
+        if self.did:
+            self.did("settings")
         self.unsaved = False
         self.journal.save_settings()
 

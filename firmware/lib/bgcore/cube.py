@@ -1,13 +1,14 @@
 # Cube decisions from cubeless win/gammon chances, in integer arithmetic (the same answer on the
-# chip and the laptop). Both kinds of play blend a dead cube with a live one, as Janowski does for
-# money: the live cube is worth what owning it is (cashing at the cash point, taking down to the
-# take point), and the cube efficiency X says how much of that a player really gets (0.68 in
-# contact; in a race it grows with the pip count, 0.6 to 0.7, as GNU Backgammon has it).
-# Money play: Janowski's cubeful equity. Match play: the same blend over match winning chances
-# from the Kazaross-XG2 table (bgcore.met), the take and cash points of every cube level worked
-# out from the top (a cube that can no longer matter) down, with the Crawford and post-Crawford
-# scores. Chances are five cumulative probabilities in 1/32768 (win, win gammon, win bg, lose
-# gammon, lose bg) for the side deciding.
+# chip and the laptop), by GNU Backgammon's own 0-ply cube model: the cubeless equity (or match
+# winning chance) blended with a live cube's by the cube efficiency (0.68 in contact, 0.6 in a
+# bear-off, 0.6-0.7 by the pip count in a race). Money play: Janowski's cubeful equity, the live
+# cube linear in the win chance between the game's ends, the take point and the cash point.
+# Match play: the same over match winning chances from the Kazaross-XG2 table (bgcore.met), each
+# side's cash point worked out from the highest cube level that still matters down (dead and
+# automatically redoubled cubes included), with the Crawford and post-Crawford scores. Given
+# gnubg's chances it gives gnubg's cubeful equities (tests/test_bot_cube.py). Chances are five
+# cumulative probabilities in 1/32768 (win, win gammon, win bg, lose gammon, lose bg) for the
+# side deciding.
 
 import sys
 
@@ -20,8 +21,9 @@ X = 6800                # cube efficiency in contact, in 1/F
 
 
 def efficiency(pos):
-    """Cube efficiency (1/F) of a position seen from the side on roll: X while the sides can
-    still hit each other, else 0.55 + 0.00125 a pip of the side on roll, within 0.6 - 0.7."""
+    """Cube efficiency (1/F) of a position seen from the side on roll, as GNU Backgammon's 0-ply
+    has it: X while the sides can still hit each other; 0.6 in a bear-off (both sides home);
+    else 0.55 + 0.00125 a pip of the side on roll, within 0.6 - 0.7."""
     raw = pos.raw
     mine = theirs = 0
     for p in range(25, 0, -1):
@@ -34,6 +36,8 @@ def efficiency(pos):
             break
     if mine + theirs > 25:
         return X
+    if mine <= 6 and theirs <= 6:
+        return 6000
     pips = 0
     for p in range(1, 26):
         pips += p * raw[p]
@@ -41,34 +45,43 @@ def efficiency(pos):
     return 6000 if x < 6000 else (7000 if x > 7000 else x)
 
 
-def _wl(pr, gammons=True):
+def _wl(pr):
     # average value of a win and of a loss, in 1/F
     w = pr[0]
-    if not gammons:
-        return F, F
     W = F + (pr[1] + pr[2]) * F // w if w > 0 else F
     L = F + (pr[3] + pr[4]) * F // (P - w) if w < P else F
     return W, L
 
 
+def _line(p, p0, v0, p1, v1):
+    # the value at p on the line through (p0, v0) and (p1, v1)
+    return v0 + (v1 - v0) * (p - p0) // (p1 - p0) if p1 != p0 else v1
+
+
 def _money(pr, owner, gammons=True, x=X):
-    # cubeful equity for a cube of value 1; owner: 0 centred, 1 mine, -1 the opponent's
-    W, L = _wl(pr, gammons)
+    """Cubeful equity (1/F) for a cube of value 1, as GNU Backgammon's 0-ply has it (Janowski):
+    the cubeless equity blended by the efficiency x with the live cube's, which is linear in the
+    win chance between (0, -L), the take point, the cash point and (1, W); owner: 0 centred, 1
+    mine, -1 the opponent's; `gammons` false: the Jacoby rule with a centred cube (gammons count
+    neither in the cubeless equity nor at the ends of the window)."""
+    W, L = _wl(pr)
     p = pr[0] * F // P
-    dead = p * (W + L) // F - L
+    if gammons:
+        dead = p * (W + L) // F - L
+    else:
+        dead = 2 * p - F
     tp = F * (L - F // 2) // (W + L + F // 2)        # my take point
     cp = F * (L + F) // (W + L + F // 2)             # my cash point
     if owner > 0:
-        live = F if p >= cp else -L + (F + L) * p // cp
+        live = _line(p, 0, -L, cp, F) if p < cp else _line(p, cp, F, F, W)
     elif owner < 0:
-        live = -F if p <= tp else -F + (W + F) * (p - tp) // (F - tp)
+        live = _line(p, 0, -L, tp, -F) if p < tp else _line(p, tp, -F, F, W)
+    elif p < tp:
+        live = -F if not gammons else _line(p, 0, -L, tp, -F)
+    elif p < cp:
+        live = _line(p, tp, -F, cp, F)
     else:
-        if p <= tp:
-            live = -F
-        elif p >= cp:
-            live = F
-        else:
-            live = -F + 2 * F * (p - tp) // (cp - tp)
+        live = F if not gammons else _line(p, cp, F, F, W)
     return ((F - x) * dead + x * live) // F
 
 
@@ -120,85 +133,105 @@ THEIRS = -1
 
 
 class MatchCube:
-    """Cubeful match winning chances at one score, for one set of chances: the side deciding is
-    `a` points away, its opponent `b`; the cube stands at `cube` or will be doubled from it.
-    The shares of gammons and backgammons among wins and losses are taken as the position's
-    at every cube level (as Janowski does); only the chance of winning varies."""
+    """Cubeful match winning chances at one score, for one set of chances, as GNU Backgammon's
+    0-ply has them: the side deciding is `a` points away, its opponent `b`; `cube` the cube in
+    play. The cubeless chance of winning the match (each result's chance from the table) is
+    blended by the efficiency x with the live cube's, which is linear in the win chance between
+    losing as the position says (p = 0), the opponent cashing the cube (at its cash point), my
+    cashing it (at mine) and winning as the position says (p = 1). The cash points of each side
+    come from the highest cube that can still matter down (a doubled cube that can no longer be
+    redoubled usefully is dead; a side that wins the match with the doubled cube gets it
+    redoubled at once by an opponent with nothing to lose). The shares of gammons and
+    backgammons among wins and losses are the position's at every cube level."""
 
     def __init__(self, pr, a, b, cube, post_crawford=False, x=X):
         self.a, self.b, self.post, self.x = a, b, post_crawford, x
         w = pr[0]
         lose = P - w
+        # (single, gammon, backgammon) shares of my wins and of my losses, in 1/F
         self.ws = ((w - pr[1]) * F // w, (pr[1] - pr[2]) * F // w, pr[2] * F // w) if w \
             else (F, 0, 0)
         self.ls = ((lose - pr[3]) * F // lose, (pr[3] - pr[4]) * F // lose, pr[4] * F // lose) \
             if lose else (F, 0, 0)
         self.p = w * F // P
-        self._ends = {}
-        self.points = {}        # cube -> (my take point, my cash point), in 1/F
-        top = cube
-        while top < a or top < b:
-            top *= 2
-        c = top // 2
-        while c >= cube:        # from the highest cube that still matters down
-            self.points[c] = (self._solve(c * 2, MINE, mwc(a, b - c, self.post)),
-                              self._solve(c * 2, THEIRS, mwc(a - c, b, self.post)))
-            c //= 2
+        self._cps = {}
 
-    def _end(self, c):
-        # (average chance after a loss, after a win) with the cube at c, dead
-        e = self._ends.get(c)
-        if e is None:
-            a, b, post = self.a, self.b, self.post
-            lose = win = 0
-            for k in range(3):
-                lose += self.ls[k] * mwc(a, b - (k + 1) * c, post)
-                win += self.ws[k] * mwc(a - (k + 1) * c, b, post)
-            e = self._ends[c] = (lose // F, win // F)
+    def _m(self, k, n):
+        # match winning chance of side k (0 me, 1 the opponent) after k wins n points (n < 0:
+        # after k loses -n points)
+        a, b, post = self.a, self.b, self.post
+        if k:
+            n = -n
+        v = mwc(a - n, b, post) if n > 0 else mwc(a, b + n, post)
+        return v if not k else F - v
+
+    def _results(self, k, c, win):
+        # side k's average match winning chance after it wins (or loses) a game at cube c, with
+        # the position's gammon shares of that side's wins (or losses)
+        mine = (k == 0) == win
+        sh = self.ws if mine else self.ls
+        s = 1 if win else -1
+        return (sh[0] * self._m(k, s * c) + sh[1] * self._m(k, 2 * s * c)
+                + sh[2] * self._m(k, 3 * s * c)) // F
+
+    def _points(self, v):
+        # (my cash point, the opponent's) with the cube at v, in 1/F of my or its win chance
+        e = self._cps.get(v)
+        if e is not None:
+            return e
+        i, j = self.a - 1, self.b - 1
+        top = v
+        while i >= 2 * top and j >= 2 * top:
+            top *= 2
+        cps = {}
+        c = top
+        while c >= v:
+            res = [F, F]
+            for k in (0, 1):
+                ik, jk = (i, j) if k == 0 else (j, i)
+                dp = self._m(k, c)
+                if i < 2 * c or j < 2 * c:
+                    # the doubled cube is dead (an opponent with nothing to lose redoubles)
+                    pc = 2 * c if ik < 2 * c <= jk else c
+                    dtl = self._results(k, 2 * pc, False)
+                    dtw = self._results(k, 2 * pc, True)
+                    if dtl != dtw:
+                        res[k] = F * (dtl - dp) // (dtl - dtw)
+                else:
+                    rdp = self._m(k, -2 * c)
+                    dtw = self._results(k, 2 * c, True)
+                    if rdp != dtw:
+                        res[k] = F - cps[2 * c][1 - k] * (dp - dtw) // (rdp - dtw)
+            cps[c] = res
+            c //= 2
+        e = self._cps[v] = cps[v]
         return e
 
     def value(self, p, c, owner):
         """Match winning chance (1/F) of the side deciding at win chance p (1/F), with the cube
         at c owned by `owner` (CENTRED, MINE or THEIRS)."""
-        lo_v, hi_v = self._end(c)
-        dead = lo_v + (hi_v - lo_v) * p // F
-        pts = self.points.get(c)
-        lo_p, hi_p = 0, F
-        if pts is not None:
-            # they double me out at my take point, I cash at my cash point: unless the side
-            # with the market is too good to cash and plays on for the gammon (the dead cube's
-            # value there is better for it than the cash)
-            if owner != MINE and self.b > c:
-                lo_p = pts[0]
-                lo_v = min(mwc(self.a, self.b - c, self.post), lo_v + (hi_v - lo_v) * lo_p // F)
-            if owner != THEIRS and self.a > c:
-                hi_p = pts[1]
-                e0, e1 = self._end(c)
-                hi_v = max(mwc(self.a - c, self.b, self.post), e0 + (e1 - e0) * hi_p // F)
-        if hi_p <= lo_p:
-            live = dead
-        elif p <= lo_p:
-            live = lo_v if lo_v < dead else dead
-        elif p >= hi_p:
-            live = hi_v if hi_v > dead else dead
+        a, b = self.a, self.b
+        win = self._results(0, c, True)
+        lose = self._results(0, c, False)
+        dead = lose + (win - lose) * p // F
+        if (a <= c and b <= c) or (a == 2 and b == 2):
+            return dead         # a dead cube (GNU Backgammon holds 2-away 2-away so too)
+        cash = self._m(0, c)
+        ocash = self._m(0, -c)
+        cp, ocp = self._points(c)
+        tg = cp                 # above it I cash
+        otg = F - ocp           # below it the opponent cashes
+        if owner == MINE:
+            live = _line(p, 0, lose, tg, cash) if p <= tg else _line(p, tg, cash, F, win)
+        elif owner == THEIRS:
+            live = _line(p, 0, lose, otg, ocash) if p <= otg else _line(p, otg, ocash, F, win)
+        elif p <= otg:
+            live = _line(p, 0, lose, otg, ocash)
+        elif p < tg:
+            live = _line(p, otg, ocash, tg, cash)
         else:
-            live = lo_v + (hi_v - lo_v) * (p - lo_p) // (hi_p - lo_p)
-        return dead + self.x * (live - dead) // F
-
-    def _solve(self, c, owner, target):
-        # the win chance at which value(p, c, owner) reaches target (it grows with p)
-        if self.value(0, c, owner) >= target:
-            return 0
-        if self.value(F, c, owner) < target:
-            return F
-        lo, hi = 0, F
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if self.value(mid, c, owner) >= target:
-                hi = mid
-            else:
-                lo = mid
-        return hi
+            live = _line(p, tg, cash, F, win)
+        return ((F - self.x) * dead + self.x * live) // F
 
 
 def match_double(pr, a, b, cube, post_crawford=False, centred=True, x=X):

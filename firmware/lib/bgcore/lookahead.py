@@ -3,35 +3,133 @@
 # averaging over the 21 rolls the chances after the bot's best play for each brings them closer
 # to GNU Backgammon's (bgboard bench bot measures the decisions). Integer arithmetic: the same
 # chances on MicroPython and CPython. Loaded only when a decision is close.
+#
+# Its cost is bounded by what it does, never by a clock: a double can have hundreds of plays
+# (and a thousand orders of steps to find them), so a double's play is found in two halves:
+# the two-step halves of the first pair of dice scored by the network, then, after each of the
+# BEAM best, every second half; the best whole play among those. Every play of a double is a
+# first half and a second half, so this finds the bot's own play unless its first half is not
+# among the BEAM best. A roll whose halves cannot use all four dice (a blocked or bearing-off
+# side, with few plays) is played through the whole list as bot.hint does.
+
+from bgcore.position import Position, Plays, _Found, _search, _ZOBRIST
 
 P = 32768
+BEAM = 2                # first halves of a double followed up
+CAP = 224               # plays scored before the rolls left are estimated (a bound on the cost)
+# the rolls in an order that mixes high and low numbers and doubles, so that the rolls looked at
+# before CAP stand for all of them
+ORDER = (21, 65, 33, 41, 62, 55, 31, 54, 11, 63, 42, 66, 51, 43, 22, 61, 52, 44, 32, 64, 53)
 
 
-def ahead(bot, pos):
+def _halves(raw, d):
+    # the plays of two steps of d (fewer where two cannot be played), as a Plays: the same
+    # search as Position.plays for doubles, over two dice instead of four
+    b = bytearray(raw)
+    found = _Found(raw)
+    h = 0
+    for i in range(26):
+        h += b[i] * _ZOBRIST[i]
+    _search(b, (d, d), 0, bytearray(8), 0, 25, True, found, h)
+    if found.used <= 0:
+        found.n = 0
+    return Plays(found)
+
+
+def _double_after(bot, pos, d, work):
+    # the position after the bot's play of d-d (opponent on roll), or None when the halves do
+    # not use all four dice (then the whole list decides)
+    first = _halves(pos.raw, d)
+    if first._f.used < 2:
+        return None
+    n = len(first)
+    order = []
+    if n > 1:
+        eq = []
+        work[0] += n
+        bot._scan(pos, first, 0, eq)
+        # the BEAM best first halves, the earliest of equal ones first
+        for _ in range(BEAM if BEAM < n else n):
+            k = -1
+            for i in range(n):
+                if i not in order and (k < 0 or eq[i] > eq[k]):
+                    k = i
+            order.append(k)
+    else:
+        order.append(0)
+    best = best_v = None
+    for i in order:
+        mid = Position(first[i].after)
+        if mid.is_over():
+            return mid.swapped()            # the last checkers borne off in the first half
+        second = _halves(mid.raw, d)
+        if second._f.used < 2:
+            return None
+        eq = []
+        work[0] += len(second)
+        bot._scan(mid, second, 0, eq)
+        k = 0
+        for j in range(1, len(eq)):
+            if eq[j] > eq[k]:
+                k = j
+        if best_v is None or eq[k] > best_v:
+            best_v = eq[k]
+            best = mid.apply(second[k])
+    return best
+
+
+def after_roll(bot, pos, d1, d2, work=None):
+    """The position after the bot's best play of d1-d2 in `pos` (the opponent on roll), a
+    double's found in halves (above). `work[0]` counts the plays scored."""
+    if work is None:
+        work = [0]
+    if d1 == d2:
+        q = _double_after(bot, pos, d1, work)
+        if q is not None:
+            return q
+    plays = pos.plays(d1, d2)
+    n = len(plays)
+    work[0] += n
+    if n < 2:
+        return pos.apply(plays[0] if n else None)
+    return pos.apply(plays[bot._scan(pos, plays, 0)])
+
+
+def ahead(bot, pos, cap=None):
     """The chances of the side on roll in `pos` one roll ahead: for each of the 21 rolls, the
-    bot's best play (by the network, as bot.hint plays it), and the chances after it (exact at
-    the end of the game), averaged with the rolls' weights. Integer arithmetic; the board's
-    watchdog is fed through bot.tick (every 16 plays scored and after each roll)."""
+    bot's best play (by the network, as bot.hint plays it; a double's found in halves), and the
+    chances after it (exact at the end of the game), averaged with the rolls' weights. The rolls
+    are taken in ORDER until CAP plays have been scored; the rolls left then count as the mean
+    of those looked at (only a position with many plays for most rolls reaches it). Integer
+    arithmetic; the board's watchdog is fed through bot.tick (every 16 plays scored and after
+    each roll)."""
     s0 = s1 = s2 = s3 = s4 = 0
     tick = bot.tick
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            k = 1 if d1 == d2 else 2
-            q = pos.apply(bot.hint(pos, d1, d2))
-            if q.is_over():
-                kind = q.result()[1]
-                s0 += k * P
-                if kind > 1:
-                    s1 += k * P
-                if kind > 2:
-                    s2 += k * P
-            else:
-                w, wg, wb, lg, lb = bot.chances(q)        # of the opponent, now on roll
-                s0 += k * (P - w)
-                s1 += k * lg
-                s2 += k * lb
-                s3 += k * wg
-                s4 += k * wb
-            if tick:
-                tick()
-    return [s0 // 36, s1 // 36, s2 // 36, s3 // 36, s4 // 36]
+    cap = CAP if cap is None else cap
+    work = [0]
+    weight = 0
+    for r in ORDER:
+        if weight and work[0] >= cap:
+            break
+        d1 = r // 10
+        d2 = r % 10
+        k = 1 if d1 == d2 else 2
+        weight += k
+        q = after_roll(bot, pos, d1, d2, work)
+        if q.is_over():
+            kind = q.result()[1]
+            s0 += k * P
+            if kind > 1:
+                s1 += k * P
+            if kind > 2:
+                s2 += k * P
+        else:
+            w, wg, wb, lg, lb = bot.chances(q)        # of the opponent, now on roll
+            s0 += k * (P - w)
+            s1 += k * lg
+            s2 += k * lb
+            s3 += k * wg
+            s4 += k * wb
+        if tick:
+            tick()
+    return [s0 // weight, s1 // weight, s2 // weight, s3 // weight, s4 // weight]

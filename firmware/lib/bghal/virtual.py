@@ -37,6 +37,7 @@ class VirtualHal:
         self.feed_gap = 0         # the longest gap between two feeds so far (µs of CPU time)
         self.gap_job = ""         # what the board did in that gap (STATE gapwhat=)
         self._job = []            # what it did since the last feed: the link's command words
+        self._ctx = "boot"        # the last gap's job that had a name
 
     def show(self, frame):
         self.frame = frame
@@ -87,9 +88,13 @@ class VirtualHal:
         now = self._cpu()
         if self._fed is not None:
             gap = (now - self._fed) // 1000
+            what = "+".join(self._job)
+            if what:
+                self._ctx = what
             if gap > self.feed_gap:
                 self.feed_gap = gap
-                self.gap_job = "+".join(self._job) or "loop"
+                # a gap without a job of its own is the rest of the last one (a feed inside it)
+                self.gap_job = what or "in:" + self._ctx
         self._fed = now
         self._job = []
 
