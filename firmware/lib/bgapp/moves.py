@@ -52,9 +52,10 @@ def narrow(buf, s, t):
     first one) and the rest in order: the plays still open after a person's step. The move
     view keeps one per step of the turn, so that a key looks only at the plays left."""
     f = LOOPS.get("narrow")
-    if f:
-        out = bytearray(len(buf))
-        return out[:f(buf, len(buf), s, t, out)]
+    if f:               # its size first, then the buffer: no block bigger than the result
+        out = bytearray(f(buf, len(buf), s, t, buf, 0))
+        f(buf, len(buf), s, t, out, 1)
+        return out
     out = bytearray()
     step = bytes((s, t))
     o = 0

@@ -8,7 +8,7 @@
 
 SOURCE = """
 @micropython.viper
-def narrow(buf, end: int, s: int, t: int, out) -> int:
+def narrow(buf, end: int, s: int, t: int, out, write: int) -> int:
     b = ptr8(buf)
     w = ptr8(out)
     o = 0
@@ -23,15 +23,17 @@ def narrow(buf, end: int, s: int, t: int, out) -> int:
                 break
             j += 2
         if j < e:
-            w[n] = b[o]
-            w[n + 1] = b[o + 1]
-            w[n + 2] = k - 1
+            if write:
+                w[n] = b[o]
+                w[n + 1] = b[o + 1]
+                w[n + 2] = k - 1
             n += 3
             x = st
             while x < e:
                 if x != j:
-                    w[n] = b[x]
-                    w[n + 1] = b[x + 1]
+                    if write:
+                        w[n] = b[x]
+                        w[n + 1] = b[x + 1]
                     n += 2
                 x += 2
         o = e
