@@ -96,16 +96,20 @@ def sources(raw, buf):
     plays give them, and the index of the play the steps made complete (-1: none)."""
     opts = {}
     f = LOOPS.get("steps")
+    # (small blocks only: a bit per step s * 26 + t, then the complete play's index; the
+    # distinct steps, up to 200, else the Python loop below)
+    n = -1
     if f:
-        seen = bytearray(678)   # a flag per step (s * 26 + t), then the complete play's index
-        seen[676] = seen[677] = 0xFF
-        out = bytearray(min(len(buf), 1352))
-        n = f(buf, len(buf), seen, out)
+        seen = bytearray(87)
+        seen[85] = seen[86] = 0xFF
+        out = bytearray(min(len(buf), 400) & ~1)     # (whole steps: the loop writes two bytes)
+        n = f(buf, len(buf), seen, out, len(out))
+    if n >= 0:
         for i in range(0, n, 2):
             s = out[i]
             if s not in opts and can(raw, s, out[i + 1]):
                 opts[s] = None
-        index = seen[676] | seen[677] << 8
+        index = seen[85] | seen[86] << 8
         return opts, (-1 if index == 0xFFFF else index)
     index = -1
     known = bytearray(676)      # can(raw, s, t) by s * 26 + t: 0 not asked yet, 1 no, 2 yes

@@ -41,7 +41,7 @@ def narrow(buf, end: int, s: int, t: int, out, write: int) -> int:
 
 
 @micropython.viper
-def steps(buf, end: int, seen, out) -> int:
+def steps(buf, end: int, seen, out, cap: int) -> int:
     b = ptr8(buf)
     f = ptr8(seen)
     w = ptr8(out)
@@ -50,14 +50,17 @@ def steps(buf, end: int, seen, out) -> int:
     while o < end:
         k = b[o + 2]
         if k == 0:
-            f[676] = b[o]
-            f[677] = b[o + 1]
+            f[85] = b[o]
+            f[86] = b[o + 1]
         o += 3
         e = o + 2 * k
         while o < e:
             i = b[o] * 26 + b[o + 1]
-            if f[i] == 0:
-                f[i] = 1
+            m = 1 << (i & 7)
+            if not (f[i >> 3] & m):
+                if n >= cap:
+                    return -1
+                f[i >> 3] = f[i >> 3] | m
                 w[n] = b[o]
                 w[n + 1] = b[o + 1]
                 n += 2
