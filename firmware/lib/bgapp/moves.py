@@ -52,9 +52,10 @@ def narrow(buf, s, t):
     first one) and the rest in order: the plays still open after a person's step. The move
     view keeps one per step of the turn, so that a key looks only at the plays left."""
     f = LOOPS.get("narrow")
-    if f:
-        out = bytearray(len(buf))
-        return out[:f(buf, len(buf), s, t, out)]
+    if f:               # its size first, then the buffer: no block bigger than the result
+        out = bytearray(f(buf, len(buf), s, t, buf, 0))
+        f(buf, len(buf), s, t, out, 1)
+        return out
     out = bytearray()
     step = bytes((s, t))
     o = 0
@@ -95,16 +96,20 @@ def sources(raw, buf):
     plays give them, and the index of the play the steps made complete (-1: none)."""
     opts = {}
     f = LOOPS.get("steps")
+    # (small blocks only: a bit per step s * 26 + t, then the complete play's index; the
+    # distinct steps, up to 200, else the Python loop below)
+    n = -1
     if f:
-        seen = bytearray(678)   # a flag per step (s * 26 + t), then the complete play's index
-        seen[676] = seen[677] = 0xFF
-        out = bytearray(min(len(buf), 1352))
-        n = f(buf, len(buf), seen, out)
+        seen = bytearray(87)
+        seen[85] = seen[86] = 0xFF
+        out = bytearray(min(len(buf), 400) & ~1)     # (whole steps: the loop writes two bytes)
+        n = f(buf, len(buf), seen, out, len(out))
+    if n >= 0:
         for i in range(0, n, 2):
             s = out[i]
             if s not in opts and can(raw, s, out[i + 1]):
                 opts[s] = None
-        index = seen[676] | seen[677] << 8
+        index = seen[85] | seen[86] << 8
         return opts, (-1 if index == 0xFFFF else index)
     index = -1
     known = bytearray(676)      # can(raw, s, t) by s * 26 + t: 0 not asked yet, 1 no, 2 yes

@@ -8,7 +8,7 @@
 
 SOURCE = """
 @micropython.viper
-def narrow(buf, end: int, s: int, t: int, out) -> int:
+def narrow(buf, end: int, s: int, t: int, out, write: int) -> int:
     b = ptr8(buf)
     w = ptr8(out)
     o = 0
@@ -23,15 +23,17 @@ def narrow(buf, end: int, s: int, t: int, out) -> int:
                 break
             j += 2
         if j < e:
-            w[n] = b[o]
-            w[n + 1] = b[o + 1]
-            w[n + 2] = k - 1
+            if write:
+                w[n] = b[o]
+                w[n + 1] = b[o + 1]
+                w[n + 2] = k - 1
             n += 3
             x = st
             while x < e:
                 if x != j:
-                    w[n] = b[x]
-                    w[n + 1] = b[x + 1]
+                    if write:
+                        w[n] = b[x]
+                        w[n + 1] = b[x + 1]
                     n += 2
                 x += 2
         o = e
@@ -39,7 +41,7 @@ def narrow(buf, end: int, s: int, t: int, out) -> int:
 
 
 @micropython.viper
-def steps(buf, end: int, seen, out) -> int:
+def steps(buf, end: int, seen, out, cap: int) -> int:
     b = ptr8(buf)
     f = ptr8(seen)
     w = ptr8(out)
@@ -48,14 +50,17 @@ def steps(buf, end: int, seen, out) -> int:
     while o < end:
         k = b[o + 2]
         if k == 0:
-            f[676] = b[o]
-            f[677] = b[o + 1]
+            f[85] = b[o]
+            f[86] = b[o + 1]
         o += 3
         e = o + 2 * k
         while o < e:
             i = b[o] * 26 + b[o + 1]
-            if f[i] == 0:
-                f[i] = 1
+            m = 1 << (i & 7)
+            if not (f[i >> 3] & m):
+                if n >= cap:
+                    return -1
+                f[i >> 3] = f[i >> 3] | m
                 w[n] = b[o]
                 w[n + 1] = b[o + 1]
                 n += 2
