@@ -37,7 +37,8 @@ for turn in range(70):
         buf = packed
         for s, t in plays[k].moves + ((0, 0),):
             opts, index = moves.sources(raw, buf)
-            h.update(bytes(buf))
+            for c in buf:
+                h.update(bytes(c))
             h.update(("%d;" % index).encode())
             for src in sorted(opts):
                 d = moves.dests(raw, buf, src)

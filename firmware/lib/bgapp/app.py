@@ -597,17 +597,18 @@ class App:
 
 
 # bgcore modules a game loads now and then and does not keep: the record's check of a play
-# (notation: ~8 KB on the unix port) and the bot's cube decisions (cube, met: ~7 KB). They are
-# taken off the heap after each event (App.changed), before the next roll's plays are made, and
-# imported again when needed. (Not while bgcore.tutor, which holds bgcore.cube, is loaded: a
-# second copy would cost more than the first.)
-_SHED = ("bgcore.notation", "bgcore.cube", "bgcore.met", "bgcore.resume")
+# (notation: ~8 KB on the unix port; readplay, which notation holds: ~4 KB) and the bot's cube
+# decisions (cube, met: ~7 KB). They are taken off the heap after each event (App.changed),
+# before the next roll's plays are made, and imported again when needed. (Not while
+# bgcore.tutor, which holds bgcore.cube, is loaded: a second copy would cost more than the first.)
+_SHED = ("bgcore.notation", "bgcore.readplay", "bgcore.cube", "bgcore.met", "bgcore.resume")
+_KEPT_BY_TUTOR = ("bgcore.cube", "bgcore.met", "bgcore.resume")
 
 
 def shed():
     mods = sys.modules
     for name in _SHED:
-        if name != "bgcore.notation" and "bgcore.tutor" in mods:
+        if name in _KEPT_BY_TUTOR and "bgcore.tutor" in mods:
             continue
         if name in mods:
             drop(name)

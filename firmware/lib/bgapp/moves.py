@@ -5,23 +5,36 @@
 # points that may be picked up (sources) and the destinations of the one picked up (dests).
 # Pure: no hardware; its one state is its loops in native code once compiled (natives).
 
+_CHUNK = 512            # bytes at most in one buffer of packed plays
+
+
 def pack(plays):
     """The steps of each of `plays`, packed: per play its index in `plays` (two bytes, low
-    first), its number of steps, then (from, to) of each. Made once per roll (MoveView), so that
-    a key's options need not make every play's object and tuples again (a few ms a key on an
-    RP2040); a few bytes a play."""
-    buf = bytearray()
+    first), its number of steps, then (from, to) of each; in buffers of at most _CHUNK bytes
+    (a list), so that no block of a roll's size is asked of the heap (a 1-1 of 748 plays: 8 KB),
+    which a long session leaves in pieces. Made once per roll (MoveView), so that a key need not
+    make every play's object and tuples again (a few ms a key on an RP2040)."""
+    out = []
+    buf = bytearray(_CHUNK)
+    n = 0
     k = 0
     for play in plays:
         mv = play.moves
-        buf.append(k & 0xFF)
-        buf.append(k >> 8)
-        buf.append(len(mv))
+        if n + 3 + 2 * len(mv) > _CHUNK:
+            out.append(buf[:n])
+            n = 0
+        buf[n] = k & 0xFF
+        buf[n + 1] = k >> 8
+        buf[n + 2] = len(mv)
+        n += 3
         for s, t in mv:
-            buf.append(s)
-            buf.append(t)
+            buf[n] = s
+            buf[n + 1] = t
+            n += 2
         k += 1
-    return buf
+    if n:
+        out.append(buf[:n])
+    return out
 
 
 LOOPS = {}        # the native loops (bgapp.native) by name once compiled (natives): narrow and
@@ -30,8 +43,8 @@ LOOPS = {}        # the native loops (bgapp.native) by name once compiled (nativ
 
 def natives():
     """Compile the native loops (bgapp.native) once; until then (and on CPython, or without a
-    native emitter) the Python loops run. The app does it at power-up, before the bot's network
-    (while the heap is in one piece), or with the move view after the first frame."""
+    native emitter) the Python loops run (bgapp.moves_py). The app does it at power-up, before
+    the bot's network (while the heap is in one piece), or with the move view."""
     if "done" not in LOOPS:
         import sys
         try:
@@ -47,31 +60,30 @@ def natives():
     return LOOPS
 
 
-def narrow(buf, s, t):
-    """The packed plays of `buf` that have the step (s, t), each with that step taken out (its
-    first one) and the rest in order: the plays still open after a person's step. The move
-    view keeps one per step of the turn, so that a key looks only at the plays left."""
+def _python():
+    # the Python loops, where there is no native code (CPython; the board always has it)
+    from bgapp import moves_py
+    return moves_py
+
+
+def narrow(bufs, s, t):
+    """The packed plays of `bufs` (pack's buffers) that have the step (s, t), each with that
+    step taken out (its first one) and the rest in order: the plays still open after a
+    person's step, in buffers no larger than those they come from. The move view keeps one
+    list per step of the turn, so that a key looks only at the plays left."""
     f = LOOPS.get("narrow")
-    if f:               # its size first, then the buffer: no block bigger than the result
-        out = bytearray(f(buf, len(buf), s, t, buf, 0))
-        f(buf, len(buf), s, t, out, 1)
-        return out
-    out = bytearray()
-    step = bytes((s, t))
-    o = 0
-    end = len(buf)
-    while o < end:
-        b = o + 3
-        e = b + 2 * buf[o + 2]
-        i = buf.find(step, b, e)
-        while i > 0 and (i - b) & 1:          # (a match across two steps)
-            i = buf.find(step, i + 1, e)
-        if i > 0:
-            out += buf[o:o + 2]
-            out.append(buf[o + 2] - 1)
-            out += buf[b:i]
-            out += buf[i + 2:e]
-        o = e
+    out = []
+    for buf in bufs:
+        if f:           # its size first, then the buffer: no block bigger than the result
+            n = f(buf, len(buf), s, t, buf, 0)
+            if n:
+                o = bytearray(n)
+                f(buf, len(buf), s, t, o, 1)
+                out.append(o)
+        else:
+            o = _python().narrow(buf, s, t)
+            if o:
+                out.append(o)
     return out
 
 
@@ -81,103 +93,87 @@ def options(raw, plays, done, packed=None):
     going on: combined destinations), the play the steps complete (or None) and its index in
     `plays` (-1). `packed`: pack(plays), when the caller keeps it. (The move view asks for
     the parts: narrow, sources, then dests of the source picked up.)"""
-    buf = pack(plays) if packed is None else packed
+    bufs = pack(plays) if packed is None else packed
     for s, t in done:
-        buf = narrow(buf, s, t)
-    opts, index = sources(raw, buf)
+        bufs = narrow(bufs, s, t)
+    opts, index = sources(raw, bufs)
     for s in opts:
-        opts[s] = dests(raw, buf, s)
+        opts[s] = dests(raw, bufs, s)
     return opts, (plays[index] if index >= 0 else None), index
 
 
-def sources(raw, buf):
+def sources(raw, bufs):
     """From the packed plays left (narrow): {source: None} of the points whose checkers may be
     picked up now (a play's remaining step from there can be made first), in the order the
     plays give them, and the index of the play the steps made complete (-1: none)."""
-    opts = {}
     f = LOOPS.get("steps")
-    # (small blocks only: a bit per step s * 26 + t, then the complete play's index; the
-    # distinct steps, up to 200, else the Python loop below)
-    n = -1
-    if f:
-        seen = bytearray(87)
-        seen[85] = seen[86] = 0xFF
-        out = bytearray(min(len(buf), 400) & ~1)     # (whole steps: the loop writes two bytes)
-        n = f(buf, len(buf), seen, out, len(out))
-    if n >= 0:
-        for i in range(0, n, 2):
-            s = out[i]
-            if s not in opts and can(raw, s, out[i + 1]):
-                opts[s] = None
-        index = seen[85] | seen[86] << 8
-        return opts, (-1 if index == 0xFFFF else index)
-    index = -1
-    known = bytearray(676)      # can(raw, s, t) by s * 26 + t: 0 not asked yet, 1 no, 2 yes
-    o = 0
-    end = len(buf)
-    while o < end:
-        n = buf[o + 2]
-        if not n:
-            index = buf[o] | buf[o + 1] << 8
-        o += 3
-        e = o + 2 * n
-        while o < e:
-            s = buf[o]
-            k = s * 26 + buf[o + 1]
-            c = known[k]
-            if not c:
-                c = known[k] = 2 if can(raw, s, buf[o + 1]) else 1
-            if c == 2 and s not in opts:
-                opts[s] = None
-            o += 2
-    return opts, index
+    if not f:
+        return _python().sources(raw, bufs, can)
+    # (small blocks only: a bit per step s * 26 + t and the complete play's index, then the
+    # distinct steps in the order met, at most 200 of them, else the Python loop)
+    seen = bytearray(87)
+    seen[85] = seen[86] = 0xFF
+    out = bytearray(400)
+    n = 0
+    for buf in bufs:
+        n = f(buf, len(buf), seen, out, 400, n)
+        if n < 0:
+            return _python().sources(raw, bufs, can)
+    opts = {}
+    for i in range(0, n, 2):
+        s = out[i]
+        if s not in opts and can(raw, s, out[i + 1]):
+            opts[s] = None
+    index = seen[85] | seen[86] << 8
+    return opts, (-1 if index == 0xFFFF else index)
 
 
-def dests(raw, buf, s):
+def dests(raw, bufs, s):
     """{destination: steps} of source s from the packed plays left: each remaining step from s
     that can be made now, and the same checker going on with the play's next steps from where
     it lands (the first of them from there, in order); each destination keeps the steps of the
     first play giving it."""
     d = {}  # type: dict
     known = bytearray(26)       # can(raw, s, t) by t: 0 not asked yet, 1 no, 2 yes
-    o = 0
-    end = len(buf)
-    while o < end:
-        n = buf[o + 2]
-        b = o + 3
-        o = b + 2 * n
-        for i in range(n):
-            p = b + 2 * i
-            if buf[p] != s:
-                continue
-            t = buf[p + 1]
-            c = known[t]
-            if not c:
-                c = known[t] = 2 if can(raw, s, t) else 1
-            if c == 1:
-                continue
-            if t not in d:
-                d[t] = ((s, t),)
-            # the same checker going on with the play's other steps (combined destinations)
-            used = 1 << i
-            path = None
-            at = t
-            while at:
-                q = 0
-                while q < n and (used >> q & 1 or buf[b + 2 * q] != at):
-                    q += 1
-                if q == n:
-                    break
-                nt = buf[b + 2 * q + 1]
-                if nt and raw[51 - nt] >= 2:
-                    break
-                used |= 1 << q
-                if path is None:
-                    path = [(s, t)]
-                path.append((at, nt))
-                at = nt
-                if at not in d:
-                    d[at] = tuple(path)
+    for buf in bufs:
+        o = 0
+        end = len(buf)
+        while o < end:
+            n = buf[o + 2]
+            b = o + 3
+            o = b + 2 * n
+            for i in range(n):
+                p = b + 2 * i
+                if buf[p] != s:
+                    continue
+                t = buf[p + 1]
+                c = known[t]
+                if not c:
+                    c = known[t] = 2 if can(raw, s, t) else 1
+                if c == 1:
+                    continue
+                if t not in d:
+                    d[t] = ((s, t),)
+                # the same checker going on with the play's other steps (combined destinations)
+                used = 1 << i
+                path = None
+                at = t
+                while at:
+                    q = 0
+                    while q < n and (used >> q & 1 or buf[b + 2 * q] != at):
+                        q += 1
+                    if q == n:
+                        break
+                    nt = buf[b + 2 * q + 1]
+                    if nt and raw[51 - nt] >= 2:
+                        break
+                    used |= 1 << q
+                    if path is None:
+                        path = [(s, t)]
+                    path.append((at, nt))
+                    at = nt
+                    if at not in d:
+                        d[at] = tuple(path)
     return d
 
 

@@ -41,12 +41,11 @@ def narrow(buf, end: int, s: int, t: int, out, write: int) -> int:
 
 
 @micropython.viper
-def steps(buf, end: int, seen, out, cap: int) -> int:
+def steps(buf, end: int, seen, out, cap: int, n: int) -> int:
     b = ptr8(buf)
     f = ptr8(seen)
     w = ptr8(out)
     o = 0
-    n = 0
     while o < end:
         k = b[o + 2]
         if k == 0:
