@@ -15,15 +15,15 @@ from bgcore.record import replay
 from test_vboard import Client, VBoard, golden_image, key_for  # noqa: F401 (a fixture)
 
 
-def fill(image):
-    """Fill the image's free blocks with 4 KB files (/data/fill-N.bin) until littlefs refuses
+def fill(image, folder="/data/"):
+    """Fill the image's free blocks with 4 KB files (FOLDER/fill-N.bin) until littlefs refuses
     one; returns their names."""
     fs = vboard.open_image(image)
     names = []
     while True:
         name = "fill-%d.bin" % len(names)
         try:
-            with fs.open("/data/" + name, "wb") as f:
+            with fs.open(folder + name, "wb") as f:
                 f.write(bytes(4096))
         except LittleFSError:
             break
@@ -107,5 +107,32 @@ def test_a_full_flash_refuses_the_key_and_loses_nothing(tmp_path, golden_image):
         data2, _, _ = c.get(record)
         assert data2.startswith(data) and len(data2) > len(data)
         replay(data2.decode(), history=False)
+    finally:
+        board.stop()
+
+
+def test_a_flash_full_before_the_first_game_boots_and_a_setting_it_cannot_save_stays_in_use(
+        tmp_path, golden_image):
+    """Found by the soak's reading of the main loop: a fault after a key's work (its frame, the
+    setting's write) stopped the application at MicroPython's prompt, where the board answered
+    nothing of its protocol again until a power cut. A flash filled before any record (no
+    records' folder yet) stopped the board at boot the same way."""
+    img = tmp_path / "flash.img"
+    shutil.copy(golden_image, img)
+    assert fill(img, "/")
+    board = VBoard(tmp_path, img)
+    try:
+        c = Client(board.link)
+        c.hello()
+        st = c.state()
+        assert st["view"] == "menu" and c.free == 0, (st, c.free)
+        c.cmd("WATCH on")
+        before = st["settings"]
+        assert c.cmd("KEY P7") == "OK KEY P7"           # two players: a setting to write
+        assert c.cmd("HELLO").startswith("HELLO bgboard")   # the board still answers
+        assert "!NO settings not saved: flash full; pull the records (bgboard logs pull " \
+            "--delete)" in c.events, c.events
+        after = c.state()
+        assert after["view"] == "menu" and after["settings"] != before, (before, after)
     finally:
         board.stop()

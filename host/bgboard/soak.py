@@ -112,6 +112,16 @@ def events_of(text):
     return out
 
 
+def last_lines(stray):
+    """The board's last lines that answered nothing, for a fault's message: the last three, or
+    from the first traceback among them (what stopped the application, before the REPL's
+    answers to what came after)."""
+    for i, line in enumerate(stray):
+        if line.startswith("Traceback"):
+            return stray[i:]
+    return stray[-3:]
+
+
 class Watcher(protocol.Client):
     """The protocol client, keeping every `!EV` the board announces (not only the last 64)."""
 
@@ -286,7 +296,8 @@ class Soak:
         try:
             ans = self.c.request(line, timeout)
         except protocol.LinkError as e:
-            raise Fault("no answer to %r: %s (last lines: %r)" % (line, e, self.c.stray[-3:]))
+            raise Fault("no answer to %r: %s (last lines: %r)"
+                        % (line, e, last_lines(self.c.stray)))
         if ans.startswith("ERR internal") or ans.startswith("ERR memory") \
                 or ans.startswith("ERR io"):
             self.fault("%r answered %r" % (line, ans[:200]))

@@ -402,51 +402,72 @@ class App:
         pause = getattr(hal, "pause", hal.sleep_ms)     # (rp2: over when a key comes)
         while True:
             waiting = False
-            keyed = False
             try:
-                waiting = self.link.poll()   # requests waiting: read on without a pause
-                for k in hal.keys():
-                    keyed = True
-                    lk = self.input.key(k)
-                    self.dirty = True
-                    if lk:
-                        self.press(lk, True)
-                self.tick()
-            except WriteFailed as e:
-                # the board's own action (the bot's move, the next game) did not reach flash:
-                # the game stands where its record is; the menu shows why (no retry loop)
-                self.pending = None
-                self.message = str(e)
-                self.link.event("NO " + str(e))
-                self.to_menu()
-            except MemoryError:
-                # nothing was written (events are checked before they go to flash): say so,
-                # free what can be freed and carry on
-                self.pending = None
-                self.move.plays = None
-                gc.collect()
-                self.message = "out of memory"
-                self.link.event("NO out of memory")
-            except Exception as e:      # a fault must not stop the board: report it, go on
-                self.pending = None
-                self.anim.hops = None
-                self.message = "error: %r" % e
-                self.link.event("ERROR %r" % e)
-                hal.sleep_ms(200)
-            hal.feed()                  # (the work of a key or a request, then its frame)
-            if self.dirty:
-                self.show()
-            if self.game and self.game.held:    # the step's answer is lit: now the flash write
-                self.write_held()
-            if self.unsaved:            # the key's answer is lit: now the flash write
-                self.save_settings()
-            if keyed:                   # the garbage of a key's answer collected now, not in
-                gc.collect()            # the middle of the next one's
-                if self.did:
-                    self.did("gc")
+                waiting = self.pass_once()
+            except Exception as e:
+                # nothing in a pass may stop the board (found by the soak: a fault after a key's
+                # work, in its frame or a flash write, left the board at MicroPython's prompt)
+                try:
+                    self.fault(e)
+                except Exception:           # (out of memory even for the message)
+                    self.pending = None
+                    gc.collect()
             hal.feed()
             if not waiting:
                 pause(5)
+
+    def pass_once(self):
+        """One pass of the main loop: the link's requests, the keys, the timer, then the frame
+        and the writes a step or a setting left. True when requests are still waiting."""
+        hal = self.hal
+        keyed = False
+        waiting = self.link.poll()   # requests waiting: read on without a pause
+        for k in hal.keys():
+            keyed = True
+            lk = self.input.key(k)
+            self.dirty = True
+            if lk:
+                self.press(lk, True)
+        self.tick()
+        hal.feed()                  # (the work of a key or a request, then its frame)
+        if self.dirty:
+            self.show()
+        if self.game and self.game.held:    # the step's answer is lit: now the flash write
+            self.write_held()
+        if self.unsaved:            # the key's answer is lit: now the flash write
+            self.save_settings()
+        if keyed:                   # the garbage of a key's answer collected now, not in
+            gc.collect()            # the middle of the next one's
+            if self.did:
+                self.did("gc")
+        return waiting
+
+    def fault(self, e):
+        """What a pass of the loop could not finish: the board says why and goes on."""
+        self.pending = None
+        self.dirty = True
+        if isinstance(e, WriteFailed):
+            # the board's own action (the bot's move, the next game) did not reach flash:
+            # the game stands where its record is; the menu shows why (no retry loop)
+            self.message = str(e)
+            self.link.event("NO " + str(e))
+            self.to_menu()
+        elif isinstance(e, MemoryError):
+            # nothing was written (events are checked before they go to flash): say so,
+            # free what can be freed and carry on
+            self.move.plays = None
+            gc.collect()
+            self.message = "out of memory"
+            self.link.event("NO out of memory")
+        elif isinstance(e, OSError):    # a write the flash refused outside a game's events
+            from bgapp.journal import write_failed
+            self.message = write_failed(e)
+            self.link.event("NO " + self.message)
+        else:
+            self.anim.hops = None
+            self.message = "error: %r" % e
+            self.link.event("ERROR %r" % e)
+            self.hal.sleep_ms(200)
 
     def tick(self):
         now = self.hal.ticks_ms()
@@ -527,7 +548,15 @@ class App:
         if self.did:
             self.did("settings")
         self.unsaved = False
-        self.journal.save_settings()
+        try:
+            self.journal.save_settings()
+        except OSError as e:
+            # the flash refused the write (full): the settings stay in use until the next save
+            self.message = ("settings not saved: flash full; pull the records (bgboard logs "
+                            "pull --delete)" if e.args and e.args[0] == 28 else
+                            "settings not saved (%s)" % e)
+            self.link.event("NO " + self.message)
+            self.dirty = True
 
     def _route(self, key):
         v = self.view
@@ -536,7 +565,7 @@ class App:
         if key == "MENU":
             if v.name == "menu":
                 return v.key("UNDO")
-            self.journal.save_settings()
+            self.save_settings()
             self.to_menu()
             return None
         if key == "PIPS":

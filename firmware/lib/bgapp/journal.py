@@ -191,7 +191,9 @@ class Journal:
         tmp = path + ".tmp"
         feed = self.hal.feed  # a write to a full flash may cost walks of all its files
         feed()                # (littlefs compacting a folder, finding free blocks): the
-        with open(tmp, "w") as f:         # watchdog fed around each step
+        if not _exists(self.dir):         # watchdog fed around each step
+            os.mkdir(self.dir)  # (a flash full at the first power-up had no room for it)
+        with open(tmp, "w") as f:
             json.dump(self.settings, f)
         self.hal.sync()
         feed()
@@ -372,7 +374,11 @@ class Journal:
     def records(self):
         """Names of the records on flash, oldest first."""
         out = []
-        for name in os.listdir(self.dir):
+        try:
+            names = os.listdir(self.dir)
+        except OSError:       # no records' folder: a flash that was full before the first game
+            return out
+        for name in names:
             if name.endswith(".bgr"):
                 out.append(name)
         out.sort()
