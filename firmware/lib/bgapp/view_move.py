@@ -68,7 +68,7 @@ class MoveView(View):
         try:
             self._work()
         except MemoryError:
-            self._drop()
+            self.free()
             gc.collect()
 
     def _walk(self, steps):
@@ -91,7 +91,10 @@ class MoveView(View):
             del live[len(walked) + 1:]
             raise
 
-    def _drop(self):
+    def free(self):
+        """The roll's plays and buffers off the heap (after a MemoryError): worked out again at
+        the next key, which is refused while the heap cannot hold them; meanwhile the turn
+        neither passes nor is played by itself."""
         self.ready = False
         self.plays = None
         self.live = []
@@ -108,7 +111,7 @@ class MoveView(View):
         return d
 
     def leave(self):
-        self._drop()
+        self.free()
         self.groups = []
         self.raw = None
         self.hint = None
