@@ -457,3 +457,18 @@ def test_a_finished_record_is_never_resumed(tmp_path, mpy_lib):
     r2 = drive(tmp_path, "STATE", lib=mpy_lib)
     assert state(r2.stdout)["view"] == "menu"
     assert json.loads(settings.read_text())["current"] == ""
+
+
+def test_out_of_memory_in_a_persons_move_does_not_pass_the_turn(tmp_path, mpy_lib):
+    """Found by the soak: after a pass of the main loop ran out of memory (its handler drops the
+    roll's plays), the move view took the missing plays for "no legal play" and recorded a pass
+    the record's check refused, again at every tick ('11 can be played here: a play is
+    required'). The turn now waits for the person, whose next key works the plays out again."""
+    r = drive(tmp_path, "KEY OK", "OOM", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    assert "OOM move True True out of memory" in r.stdout, r.stdout[-2000:]
+    assert "OOMKEYED 0 None True" in r.stdout, r.stdout[-2000:]
+    st = state(r.stdout)
+    text = (tmp_path / st["record"]).read_text()
+    rep, info, torn = replay(text, history=False)
+    assert torn is None and rep.match.pos.id() == st["pos"]

@@ -208,7 +208,7 @@ for cmd in sys.argv[3:]:
     elif w[0] == "CGAME":
         import drive_chouette
         drive_chouette.run(w, app, hal, key_play)
-    elif w[0] in ("TURN", "BLUNDER", "BEST", "SHOW", "MEM"):
+    elif w[0] in ("TURN", "BLUNDER", "BEST", "SHOW", "MEM", "OOM"):
         # the tutor's and the chouette's commands, in a module loaded when used: a plain game's
         # heap figure then holds no more of this script than it needs
         import drive_extra

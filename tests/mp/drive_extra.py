@@ -1,5 +1,5 @@
 # The drive's commands for the tutor (tests/mp/app_drive.py loads this module when one of them
-# comes): TURN, BLUNDER, BEST, SHOW, MEM (see app_drive.py's top); the chouette's CGAME is
+# comes): TURN, BLUNDER, BEST, SHOW, MEM, and OOM (a pass out of memory in a person's move) (see app_drive.py's top); the chouette's CGAME is
 # drive_chouette.py's.
 import gc
 
@@ -49,6 +49,30 @@ def run(w, app, hal, key_play):
             if play:
                 key_play(play, m.turn)
             app.press("OK")
+    elif w[0] == "OOM":
+        # a pass of the loop that ran out of memory while a person's move waits (App.fault drops
+        # the roll's plays), then the loop's ticks: the turn must wait for the person, not pass
+        # (the pass would be refused, the roll can be played), and the next keys must play
+        while True:
+            settle()
+            m = app.game.m
+            if m.phase in ("opening", "turn"):
+                app.press("OK")
+                continue
+            if m.phase != "move" or len(app.move.plays) > 1:
+                break
+            play = best_play()
+            if play:
+                key_play(play, m.turn)
+            app.press("OK")
+        m = app.game.m
+        turn = m.turn
+        app.fault(MemoryError())
+        for i in range(100):
+            app.tick()
+        print("OOM", m.phase, m.turn == turn, app.move.plays is None, app.message)
+        play = best_play()
+        print("OOMKEYED", key_play(play, turn), app.press("OK"), app.game.m.turn != turn)
     elif w[0] == "BEST":
         print("BEST", best_play())
         key_play(best_play(), app.game.m.turn)

@@ -455,7 +455,7 @@ class App:
         elif isinstance(e, MemoryError):
             # nothing was written (events are checked before they go to flash): say so,
             # free what can be freed and carry on
-            self.move.free()
+            self.move.drop()
             gc.collect()
             self.message = "out of memory"
             self.link.event("NO out of memory")

@@ -68,7 +68,7 @@ class MoveView(View):
         try:
             self._work()
         except MemoryError:
-            self.free()
+            self.drop()
             gc.collect()
 
     def _walk(self, steps):
@@ -91,7 +91,7 @@ class MoveView(View):
             del live[len(walked) + 1:]
             raise
 
-    def free(self):
+    def drop(self):
         """The roll's plays and buffers off the heap (after a MemoryError): worked out again at
         the next key, which is refused while the heap cannot hold them; meanwhile the turn
         neither passes nor is played by itself."""
@@ -111,7 +111,7 @@ class MoveView(View):
         return d
 
     def leave(self):
-        self.free()
+        self.drop()
         self.groups = []
         self.raw = None
         self.hint = None
@@ -135,7 +135,7 @@ class MoveView(View):
             app.later(_THINK_MS, self._forced)
 
     def _pass(self):
-        if self.app.play is self and not self.plays:
+        if self.app.play is self and self.ready and not self.plays:
             self.app.message = ""
             self.app.game.move((), False)
 
