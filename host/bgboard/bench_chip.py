@@ -13,7 +13,8 @@ reference profile:
   between watchdog feeds in a demo game (level 6) and in the pips view;
 - then through the raw REPL with the HAL open (its key scan running): `show`, the HAL's
   background CPU share, each bot level's time per move (both sides, seeded dice) and the lowest
-  free heap after a move (collected before each);
+  free heap after a move (collected before each), and each level's time on the largest roll
+  (listing its plays, and choosing one);
 and the same bot games on the unix port."""
 
 import json
@@ -29,6 +30,9 @@ from bgboard import chip, paths
 
 PROBE = paths.MP_SCRIPTS / "chip_probe.py"
 CUBE_PROBE = paths.MP_SCRIPTS / "cube_probe.py"
+BIG_PROBE = paths.MP_SCRIPTS / "bigroll_probe.py"
+# the largest roll found in 200 random games (a 1-1 with 748 plays): a move's worst case
+BIG_ROLLS = [["+w0IEFGWmwpEBQ", 1, 1]]
 
 
 def _wait_emulated(board, ms):
@@ -312,6 +316,16 @@ def measure(say, levels, games, seed, demo, profile, fw_dir=None):
             say("the HAL's background work (key scan): %.0f %% of the CPU"
                 % f["probe"]["hal_cpu_pct"])
             try:
+                f["big"] = chip.run_script(board, "ROLLS = %r\nLEVELS = %r\n"
+                                           % (BIG_ROLLS, list(levels)) + BIG_PROBE.read_text())
+                for r in f["big"]:
+                    say("the largest roll (%s, %d plays): listed in %.0f ms; %s" % (
+                        r["roll"], r["plays"], r["list_us"] / 1000, ", ".join(
+                            "level %d %.0f ms" % (lv, r["level%d_us" % lv] / 1000)
+                            for lv in levels)))
+            except Exception as e:
+                say("the largest roll: not measured (%s)" % str(e)[:200])
+            try:
                 f["cube"] = chip.run_script(board, "GAMES = 1\nSEED = %d\n" % seed
                                             + CUBE_PROBE.read_text())
                 say("level-6 cube decision: %.0f / %.0f ms median / worst (%d), the one-roll look "
@@ -372,6 +386,10 @@ def rows(f, levels):
                     "%.2f / %.2f ms (%.0fx)" % (um, uw, sum(c["us"]) / max(1, sum(u["us"])))))
         out.append(("  lowest free heap after a level-%d move (bot + HAL)" % level,
                     "%d KB" % (c["low_free"] // 1024)))
+        for r in f.get("big") or ():
+            out.append(("  level %d, the largest roll (%s, %d plays), HAL running"
+                        % (level, r["roll"], r["plays"]), "%.0f ms" % (r["level%d_us" % level]
+                                                                      / 1000)))
     c, u = f.get("cube"), f.get("cube_unix")
     if c:
         out.append(("a level-6 cube decision (money), HAL running: median / worst",

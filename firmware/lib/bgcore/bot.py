@@ -6,11 +6,14 @@
 from array import array
 
 from bgcore import net as _netmod
-from bgcore.net import Net, row, shots, shot_row, S_OUT
+from bgcore.net import Net, shot_row, S_OUT, OUT_EQUITY
 
 # noise on each play's equity, in 1/1000 of a point, for levels 1-6
 NOISE = (0, 320, 180, 100, 55, 30, 0)
 NAMES = ("", "beginner", "casual", "club", "strong", "expert", "master")
+# the most plays of one roll the network scores: a roll with more (a double's hundreds) is first
+# shortlisted by a cheap estimate (bgcore.shortlist), so that a move's work is bounded
+CAP = 128
 _net = None
 
 
@@ -23,40 +26,64 @@ def _shared_net():
 
 # A play's changes to the parent's hidden sums in native code where MicroPython has a native
 # emitter (bgcore.native; the source is bgcore.scan_native's, compiled at import): the same rows
-# added and removed as the Python loop of Bot._scan (which CPython runs), one call per play
-# instead of a Python loop over the record and a call per row (tests/test_chip_native.py
+# added and removed as the Python loop of Bot._scan (which CPython runs), a few calls per play
+# (the rows, the sums, the network's equity from them with Net.equity's arithmetic) instead of
+# Python loops over the record, the rows and the second layer (tests/test_chip_native.py
 # compares the equities). `ctx` (int32): 0 the opponent's points (shots' `them`), 1 the
 # opponent's bar, 2 1 to add the shot row, 3 the hidden size, 4-16 the parent's packed counts,
 # 17-37 the 21 rolls' hit masks, 38-58 their weights, 59-95 1 + the shot row for 0-36 hitting
-# rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), from 96 the rows to
-# add (2 * row) and remove (2 * row + 1) for the play in hand. `rows` (uint16): row(0, place, n)
-# at place * 16 + n, row(1, point, 1) at 416 + point, row(1, 25, n) (the bar) at 442 + n.
-_native = []        # [delta] once compiled; [None] without a native emitter
-_rows = None        # the row table (above), made with it
+# rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), 96-98 LEVELS and the
+# first bar and borne-off rows (bgcore.net's numbering), from 100 the rows to add (2 * row) and
+# remove (2 * row + 1) for the play in hand.
+_native = []        # [[changes, delta, equity, estimate, weights]] once compiled; else [None]
 _ctx = None         # the numbers (above): one for every bot, each scan sets its own
+_b2 = _wo = None    # the second layer's biases and the equity's weights, for scan_native.equity
 
 
 def _natives():
-    global _rows, _ctx
+    global _ctx
     if not _native:
         ctx = array("i", bytes(4 * 128))    # before the compiler's garbage
-        t = array("H", bytes(2 * 458))
-        for place in range(26):
-            for n in range(1, 16):
-                t[place * 16 + n] = row(0, place, n)
-        for point in range(1, 25):
-            t[416 + point] = row(1, point, 1)
-        for n in range(1, 16):
-            t[442 + n] = row(1, 25, n)
         from bgcore.native import load
-        _native.append(load("scan_native", "delta"))
+        _native.append(load("scan_native", "changes", "delta", "equity", "estimate", "weights"))
         if _native[0]:
-            _rows = t
             _ctx = ctx
     return _native
 
 
 _natives()      # at import, while the heap is unbroken, as bgcore.net does
+
+
+
+def _native_for(net):
+    # the native functions (see _natives) where they serve this network, else None
+    return _native[0] if net._add is not None and net.h2 else None
+
+
+def _set_ctx(net, raw):
+    # the numbers of the native scan (above) for the parent position `raw`
+    global _b2, _wo
+    ctx = _ctx
+    if not ctx[3]:
+        m = net.h2
+        _b2 = array("i", [b + 0x20000000 for b in net.b2])    # see scan_native.equity
+        _wo = net.wo[OUT_EQUITY * m:(OUT_EQUITY + 1) * m]
+        ctx[3] = net.h
+        ctx[96] = _netmod.LEVELS
+        ctx[97] = _netmod._BAR_ROW
+        ctx[98] = _netmod._OFF_ROW
+        rolls = _netmod._ROLLS
+        for j in range(21):
+            ctx[17 + j], ctx[38 + j] = rolls[j]
+        for n in range(37):
+            r = shot_row(n)
+            ctx[59 + n] = 0 if r is None else r + 1
+    ctx[0] = _netmod.masks(raw)[1]
+    ctx[1] = raw[51]
+    ctx[2] = _netmod.SHOTS
+    for j in range(13):
+        ctx[4 + j] = raw[2 * j] | raw[2 * j + 1] << 4
+    return ctx
 
 
 class Bot:
@@ -82,119 +109,47 @@ class Bot:
         self._scan(pos, plays, 0, out)
         return out
 
-    def _scan(self, pos, plays, noise, out=None):
-        # Scores every play by adding to the parent's hidden sums only the rows the play
-        # changes; appends the scores to `out`, or returns the index of the best (with noise).
+    def _scan(self, pos, plays, noise, out=None, pick=None):
+        # Scores every play (or those `pick` marks, see bgcore.shortlist) by adding to the
+        # parent's hidden sums only the rows the play changes; appends the scores to `out`, or
+        # returns the index of the best (with noise).
         net = self.net
         acc = self._acc
-        work = self._work
         raw = pos.raw
         net.load(acc, raw, False)
-        use_shots = _netmod.SHOTS
-        them0 = _netmod.masks(raw)[1]
-        opp_bar = raw[51]
-        n1 = net.h + 1
-        packed = self._packed
-        for j in range(13):
-            packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
-        best = 0
-        best_v = None
-        tick = self.tick
-        delta = _native[0]
-        if delta is not None and net._add is not None:
-            return self._scan_native(delta, net, plays, raw, them0, noise, out)
-        for i in range(len(plays)):
-            if tick and i & 15 == 15:
-                tick()
-            # a play's record (see bgcore.position._Found): the mover's counts two to a byte,
-            # then the mask of the points where a blot was hit
-            c, o = plays._record(i)
-            for j in range(n1):
-                work[j] = acc[j]
-            for j in range(13):
-                v = c[o + j]
-                pv = packed[j]
-                if v != pv:
-                    place = 2 * j
-                    a = pv & 15
-                    b = v & 15
-                    if a != b:
-                        if a:
-                            net.sub(work, row(0, place, a))
-                        if b:
-                            net.add(work, row(0, place, b))
-                    a = pv >> 4
-                    b = v >> 4
-                    if a != b:
-                        if a:
-                            net.sub(work, row(0, place + 1, a))
-                        if b:
-                            net.add(work, row(0, place + 1, b))
-            hits = c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16
-            them = them0
-            if hits:
-                k = 0
-                for p in range(24):
-                    if hits >> p & 1:
-                        net.sub(work, row(1, 24 - p, 1))       # mover's point p + 1
-                        them &= ~(1 << (24 - p))
-                        k += 1
-                if opp_bar:
-                    net.sub(work, row(1, 25, opp_bar))
-                net.add(work, row(1, 25, opp_bar + k))
-                them |= 1 << 25
-            if use_shots:
-                blots = 0
-                for j in range(13):
-                    v = c[o + j]
-                    if v & 15 == 1:
-                        blots |= 1 << 2 * j
-                    if v >> 4 == 1:
-                        blots |= 2 << 2 * j
-                r = shot_row(shots(blots & 0x1FFFFFE, them))
-                if r is not None:
-                    net.add(work, r)
-            v = net.equity(work)
-            if out is not None:
-                out.append(v)
-                continue
-            if noise:
-                v += self._gauss() * noise // 2365
-            if best_v is None or v > best_v:
-                best = i
-                best_v = v
-        return best
+        if _native_for(net):
+            return self._scan_native(net, plays, raw, noise, out, pick)
+        from bgcore.scan_python import scan     # CPython, or MicroPython without native code
+        return scan(self, net, plays, raw, noise, out, pick)
 
-    def _scan_native(self, delta, net, plays, raw, them0, noise, out):
-        # _scan's loop with a play's rows in native code (see _natives)
-        ctx = _ctx
-        if not ctx[3]:
-            ctx[3] = net.h
-            rolls = _netmod._ROLLS
-            for j in range(21):
-                ctx[17 + j], ctx[38 + j] = rolls[j]
-            for n in range(37):
-                r = shot_row(n)
-                ctx[59 + n] = 0 if r is None else r + 1
-        ctx[0] = them0
-        ctx[1] = raw[51]
-        ctx[2] = _netmod.SHOTS
-        for j in range(13):
-            ctx[4 + j] = raw[2 * j] | raw[2 * j + 1] << 4
-        rows = _rows
+    def _scan_native(self, net, plays, raw, noise, out, pick):
+        # _scan's loop with a play's rows and the network's equity in native code (_natives)
+        changes, delta, equity = _native[0][:3]
+        ctx = _set_ctx(net, raw)
         acc = self._acc
         work = self._work
-        add = net._add
         w1 = net.w1
+        b1 = net.b1
+        w2 = net.w2
+        b2 = _b2
+        wo = _wo
+        h1 = net._h1
+        h = net.h
+        m = net.h2
+        bias = net.bo[OUT_EQUITY]
         tick = self.tick
         best = 0
         best_v = None
+        count = 0
         for i in range(len(plays)):
-            if tick and i & 15 == 15:
+            if pick is not None and not pick[i >> 3] >> (i & 7) & 1:
+                continue
+            count += 1
+            if tick and count & 15 == 0:
                 tick()
             c, o = plays._record(i)
-            delta(c, o, work, acc, rows, ctx, add, w1)
-            v = net.equity(work)
+            delta(work, acc, ctx, w1, changes(c, o, ctx))
+            v = bias + equity(work, b1, w2, b2, wo, h1, h, m)
             if out is not None:
                 out.append(v)
                 continue
@@ -210,11 +165,17 @@ class Bot:
         return self.hint(pos, d1, d2, NOISE[self.level] * S_OUT // 1000)
 
     def hint(self, pos, d1, d2, noise=0):
-        """The strongest play for the side on roll, whatever the level (None: no legal play)."""
+        """The strongest play for the side on roll, whatever the level (None: no legal play).
+        Of a roll with more than CAP plays, the network scores the CAP best by a cheap estimate
+        (bgcore.shortlist)."""
         plays = pos.plays(d1, d2)
         if len(plays) < 2:
             return plays[0].detached() if plays else None
-        return plays[self._scan(pos, plays, noise)].detached()
+        pick = None
+        if len(plays) > CAP:
+            from bgcore.shortlist import shortlist      # loaded at the first such roll
+            pick = shortlist(self, pos, plays, CAP)
+        return plays[self._scan(pos, plays, noise, None, pick)].detached()
 
     def loss(self, pos, d1, d2, play):
         """How much worse `play` is than the best play, by the network, in millipoints."""
@@ -228,13 +189,14 @@ class Bot:
         raise ValueError("%s is not a legal play for %d%d" % (play, d1, d2))
 
     def _gauss(self):
-        # sum of four uniform numbers 0-4095, centred: roughly normal, sd 2365
+        # sum of four uniform numbers 0-4095, centred: roughly normal, sd 2365. A 30-bit
+        # xorshift, masked before shifting so that no step leaves the chip's small ints
         s = -8190
         for _ in range(4):
             x = self._x
-            x ^= (x << 7) & 0x3FFFFFFF
+            x ^= (x & 0x7FFFFF) << 7
             x ^= x >> 9
-            x ^= (x << 8) & 0x3FFFFFFF
+            x ^= (x & 0x3FFFFF) << 8
             self._x = x
             s += x & 4095
         return s

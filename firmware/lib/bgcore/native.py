@@ -8,9 +8,9 @@
 import sys
 
 
-def load(module, name):
-    """The function `name` compiled from bgcore.`module`'s SOURCE, or None where there is no
-    native emitter."""
+def load(module, *names):
+    """The functions `names` compiled from bgcore.`module`'s SOURCE (a list), or None where
+    there is no native emitter."""
     try:
         import micropython  # noqa: F401  (MicroPython only)
     except ImportError:     # CPython
@@ -18,9 +18,11 @@ def load(module, name):
     import bgcore
     full = "bgcore." + module
     try:
-        names = {}
-        exec(__import__(full, None, None, ("SOURCE",)).SOURCE, names)
-        return names[name]
+        found = {}
+        source = __import__(full, None, None, ("SOURCE",)).SOURCE
+        for piece in source if isinstance(source, tuple) else (source,):   # one at a time
+            exec(piece, found)
+        return [found[name] for name in names]
     except Exception:       # a MicroPython built without native emitters
         return None
     finally:

@@ -1,22 +1,22 @@
-# The native version of the per-play part of bgcore.bot's scan (a play's rows added to and
-# removed from the parent's hidden sums, the shot row included), as MicroPython viper source:
-# bgcore.bot compiles it at import where MicroPython has a native emitter and then drops this
-# module, so the text does not stay in the heap. See bgcore.bot for the layout of its numbers.
+# The native version of the per-play part of bgcore.bot's scan, as MicroPython viper source:
+# `changes` lists the input rows a play changes (the shot row included), `delta` adds them to and
+# removes them from the parent's hidden sums, `equity` works out the network's equity from those
+# sums as bgcore.net's Net.equity does; `estimate` sums a linear estimate's weights over the
+# rows `changes` listed and `weights` makes those weights (bgcore.shortlist).
+# bgcore.bot compiles them at import (one at a time: a small heap has room for that) where
+# MicroPython has a native emitter and then drops this module, so the text does not stay in
+# the heap. See bgcore.bot for the layout of their numbers.
 
-SOURCE = """
+SOURCE = ("""
 @micropython.viper
-def delta(c, o: int, work, acc, rows, ctx, add, w1):
+def changes(c, o: int, ctx) -> int:
+    # into ctx from 100: 2 * row for each row the play adds, 2 * row + 1 for each it removes
+    # (rows as bgcore.net.row numbers them: LEVELS, the bar's and borne-off rows at 96-98);
+    # returns where the list ends
     src = ptr8(c)
     x = ptr32(ctx)
-    t = ptr16(rows)
-    wk = ptr32(work)
-    ac = ptr32(acc)
-    h = x[3]
-    j = 0
-    while j <= h:
-        wk[j] = ac[j]
-        j += 1
-    q = 96
+    lv = x[96]
+    q = 100
     j = 0
     while j < 26:
         v = src[o + (j >> 1)]
@@ -29,10 +29,22 @@ def delta(c, o: int, work, acc, rows, ctx, add, w1):
             pv &= 15
         if v != pv:
             if pv:
-                x[q] = 2 * t[16 * j + pv] + 1
+                if j == 0:
+                    r = x[98] + pv - 1
+                elif j == 25:
+                    r = x[97] + (pv if pv < 4 else 4) - 1
+                else:
+                    r = (j - 1) * lv + (pv if pv < lv else lv) - 1
+                x[q] = 2 * r + 1
                 q += 1
             if v:
-                x[q] = 2 * t[16 * j + v]
+                if j == 0:
+                    r = x[98] + v - 1
+                elif j == 25:
+                    r = x[97] + (v if v < 4 else 4) - 1
+                else:
+                    r = (j - 1) * lv + (v if v < lv else lv) - 1
+                x[q] = 2 * r
                 q += 1
         j += 1
     hits = src[o + 13] | src[o + 14] << 8 | src[o + 15] << 16
@@ -42,16 +54,17 @@ def delta(c, o: int, work, acc, rows, ctx, add, w1):
         p = 0
         while p < 24:
             if (hits >> p) & 1:
-                x[q] = 2 * t[440 - p] + 1
+                x[q] = 2 * (47 - p) * lv + 1
                 q += 1
                 them &= ~(1 << (24 - p))
                 k += 1
             p += 1
         bar = x[1]
         if bar:
-            x[q] = 2 * t[442 + bar] + 1
+            x[q] = 2 * (x[97] + 3 + (bar if bar < 4 else 4)) + 1
             q += 1
-        x[q] = 2 * t[442 + bar + k]
+        n = bar + k
+        x[q] = 2 * (x[97] + 3 + (n if n < 4 else 4))
         q += 1
         them |= 1 << 25
     if x[2]:
@@ -81,9 +94,125 @@ def delta(c, o: int, work, acc, rows, ctx, add, w1):
             if r:
                 x[q] = 2 * (r - 1)
                 q += 1
-    j = 96
+    return q
+""", """
+@micropython.viper
+def delta(work, acc, ctx, w1, q: int):
+    # work = acc with the rows changes() listed (up to q) added and removed
+    x = ptr32(ctx)
+    wk = ptr32(work)
+    ac = ptr32(acc)
+    w = ptr8(w1)
+    h = x[3]
+    j = 0
+    while j <= h:
+        wk[j] = ac[j]
+        j += 1
+    j = 100
     while j < q:
         r = x[j]
-        add(work, w1, (r >> 1) * h, h, 1 - 2 * (r & 1))
+        p = (r >> 1) * h
+        e = p + h
+        if r & 1:
+            i = 0
+            while p < e:
+                wk[i] -= w[p]
+                p += 1
+                i += 1
+            wk[h] -= 1
+        else:
+            i = 0
+            while p < e:
+                wk[i] += w[p]
+                p += 1
+                i += 1
+            wk[h] += 1
         j += 1
-"""
+""", """
+@micropython.viper
+def equity(acc, b1, w2, b2, wo, h1, h: int, m: int) -> int:
+    # Net.equity without its output bias: the first hidden layer (clipped to 0..128) into h1,
+    # then the second layer's m units (clipped) times the equity output's weights (wo: m int16;
+    # b2: m int32 offset by 2**29, positive and a small int on the chip: read alike on 32- and
+    # 64-bit ports).
+    a = ptr32(acc)
+    pb = ptr16(b1)
+    p2 = ptr16(w2)
+    q2 = ptr32(b2)
+    po = ptr16(wo)
+    t = ptr32(h1)
+    off = 128 * a[h]
+    j = 0
+    while j < h:
+        v = pb[j]
+        if v & 0x8000:
+            v -= 0x10000
+        x = a[j] - off + v
+        if x < 0:
+            x = 0
+        elif x > 128:
+            x = 128
+        t[j] = x
+        j += 1
+    s = 0
+    o = 0
+    k = 0
+    while k < m:
+        u = q2[k] - 0x20000000
+        j = 0
+        while j < h:
+            x = t[j]
+            if x:
+                b = p2[o + j]
+                if b & 0x8000:
+                    b -= 0x10000
+                u += b * x
+            j += 1
+        if u > 0:
+            u >>= 8
+            if u > 128:
+                u = 128
+            b = po[k]
+            if b & 0x8000:
+                b -= 0x10000
+            s += b * u
+        o += h
+        k += 1
+    return s
+""", """
+@micropython.viper
+def estimate(ctx, g, q: int) -> int:
+    # the sum of g's weights (offset by 2**28) over the rows changes() listed (up to q) that
+    # the play adds, less those it removes
+    x = ptr32(ctx)
+    e = ptr32(g)
+    s = 0
+    j = 100
+    while j < q:
+        r = x[j]
+        if r & 1:
+            s -= e[r >> 1] - 0x10000000
+        else:
+            s += e[r >> 1] - 0x10000000
+        j += 1
+    return s
+""", """
+@micropython.viper
+def weights(w1, big, g, h: int, n: int):
+    # g[r] = (the sum over j of big[j] * (w1[r * h + j] - 128)) >> 6, offset by 2**28, for the n
+    # rows (big: h numbers offset by 2**15, each within 1..2**16 - 1)
+    w = ptr8(w1)
+    b = ptr32(big)
+    e = ptr32(g)
+    r = 0
+    p = 0
+    while r < n:
+        s = 0x8000000
+        j = 0
+        while j < h:
+            s += (b[j] - 0x8000) * (w[p] - 128)
+            p += 1
+            j += 1
+        e[r] = (s >> 6) + 0xFE00000
+        r += 1
+""")

@@ -1,0 +1,101 @@
+# The bot's scan in Python: what CPython runs, and MicroPython where it has no native emitter
+# (bgcore.bot's native scan, bgcore.scan_native, does the same integer for integer). Loaded by
+# bgcore.bot only there, so a board keeps only the native version's code in its heap.
+
+from bgcore import net as _netmod
+from bgcore.net import row, shots, shot_row
+
+
+def scan(bot, net, plays, raw, noise, out, pick):
+    """bgcore.bot's Bot._scan once the parent's sums are in bot._acc: every play (or those
+    `pick` marks) scored; the scores appended to `out`, or the index of the best returned."""
+    acc = bot._acc
+    work = bot._work
+    them0 = _netmod.masks(raw)[1]
+    opp_bar = raw[51]
+    n1 = net.h + 1
+    packed = bot._packed
+    for j in range(13):
+        packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
+    rows = []
+    best = 0
+    best_v = None
+    tick = bot.tick
+    count = 0
+    for i in range(len(plays)):
+        if pick is not None and not pick[i >> 3] >> (i & 7) & 1:
+            continue
+        count += 1
+        if tick and count & 15 == 0:
+            tick()
+        c, o = plays._record(i)
+        for j in range(n1):
+            work[j] = acc[j]
+        changes(c, o, packed, them0, opp_bar, rows)
+        for r in rows:
+            if r & 1:
+                net.sub(work, r >> 1)
+            else:
+                net.add(work, r >> 1)
+        v = net.equity(work)
+        if out is not None:
+            out.append(v)
+            continue
+        if noise:
+            v += bot._gauss() * noise // 2365
+        if best_v is None or v > best_v:
+            best = i
+            best_v = v
+    return best
+
+
+def changes(c, o, packed, them0, opp_bar, out):
+    # The input rows the play whose record is at c[o:] changes (see bgcore.position._Found: the
+    # mover's counts two to a byte, then the mask of the points where a blot was hit), into
+    # `out` as the native code lists them: 2 * row to add, 2 * row + 1 to remove. `packed`:
+    # the parent's counts so; `them0`: the opponent's points (shots' `them`); `opp_bar`: its bar.
+    del out[:]
+    for j in range(13):
+        v = c[o + j]
+        pv = packed[j]
+        if v != pv:
+            place = 2 * j
+            a = pv & 15
+            b = v & 15
+            if a != b:
+                if a:
+                    out.append(2 * row(0, place, a) + 1)
+                if b:
+                    out.append(2 * row(0, place, b))
+            a = pv >> 4
+            b = v >> 4
+            if a != b:
+                if a:
+                    out.append(2 * row(0, place + 1, a) + 1)
+                if b:
+                    out.append(2 * row(0, place + 1, b))
+    hits = c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16
+    them = them0
+    if hits:
+        k = 0
+        for p in range(24):
+            if hits >> p & 1:
+                out.append(2 * row(1, 24 - p, 1) + 1)       # mover's point p + 1
+                them &= ~(1 << (24 - p))
+                k += 1
+        if opp_bar:
+            out.append(2 * row(1, 25, opp_bar) + 1)
+        out.append(2 * row(1, 25, opp_bar + k))
+        them |= 1 << 25
+    if _netmod.SHOTS:
+        blots = 0
+        for j in range(13):
+            v = c[o + j]
+            if v & 15 == 1:
+                blots |= 1 << 2 * j
+            if v >> 4 == 1:
+                blots |= 2 << 2 * j
+        r = shot_row(shots(blots & 0x1FFFFFE, them))
+        if r is not None:
+            out.append(2 * r)
+

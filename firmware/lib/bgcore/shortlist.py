@@ -1,0 +1,157 @@
+# A roll's plays worth the network's time when there are more than bgcore.bot.CAP of them (a
+# double's hundreds in contact): each play gets a cheap linear estimate of its equity — the
+# network's first-order expansion around the position before the roll, one weight per input row,
+# summed over the rows the play changes — and the CAP best by it are the shortlist the network
+# (and a level's noise) then scores. So the network scores at most CAP plays of any roll: the bot's
+# time per move is bounded by work, the same on every interpreter (integer arithmetic, ties broken
+# by the plays' order). Loaded by bgcore.bot at the first such roll (its native code, in
+# bgcore.scan_native, is compiled with the bot's at import), and kept: a module loaded again and
+# again leaves a little heap behind each time.
+
+from array import array
+
+from bgcore import bot as _bot
+from bgcore import net as _netmod
+from bgcore.net import OUT_EQUITY, S1
+
+_OFF = 0x10000000   # a weight's offset in the table (read unsigned by the native code)
+_SHIFT = 4          # the equity's slopes in the hidden sums (G below), scaled to fit 16 bits
+
+
+def _weights(net, acc):
+    # For the position whose hidden sums are `acc`: per input row r, the estimate's weight
+    # (sum over the first layer's units j of G[j] * (w1[r, j] - 128)) >> 6, offset by _OFF, where
+    # G[j] is the equity's slope in unit j's sum (0 where the unit is clipped): the output
+    # weights through the unclipped units of the second layer.
+    h = net.h
+    m = net.h2
+    top = net._top(acc)             # the second layer's activations; net._h1 the first's
+    h1 = net._h1
+    wo = net.wo
+    o5 = OUT_EQUITY * (m or h)
+    big = array("i", bytes(4 * h))
+    if m:
+        w2 = net.w2
+        for k in range(m):
+            if 0 < top[k] < S1:
+                a = wo[o5 + k]
+                o = k * h
+                for j in range(h):
+                    big[j] += a * w2[o + j]
+    else:
+        for j in range(h):
+            big[j] = wo[o5 + j] << 8
+    for j in range(h):
+        v = big[j] >> _SHIFT if 0 < h1[j] < S1 else 0
+        big[j] = (32767 if v > 32767 else (-32767 if v < -32767 else v)) + 0x8000
+    n = _netmod.ROWS
+    native = _bot._native_for(net)
+    if native:
+        g = bytearray(4 * n)            # int32s to the native code, in one block
+        native[4](net.w1, big, g, h, n)
+        return g
+    est = array("i", bytes(4 * n))
+    w1 = net.w1
+    p = 0
+    for r in range(n):
+        s = 0
+        for j in range(h):
+            s += (big[j] - 0x8000) * (w1[p] - 128)
+            p += 1
+        est[r] = (s >> 6) + _OFF
+    return est
+
+
+def shortlist(bot, pos, plays, cap):
+    """The `cap` plays of `plays` with the highest estimates (of equal ones the earliest), as
+    a bit mask: bit i & 7 of byte i >> 3 set for plays[i]."""
+    net = bot.net
+    acc = bot._acc
+    raw = pos.raw
+    net.load(acc, raw, False)
+    g = _weights(net, acc)
+    top = _Top(cap)
+    tick = bot.tick
+    native = _bot._native_for(net)
+    if native:
+        changes = native[0]
+        estimate = native[3]
+        ctx = _bot._set_ctx(net, raw)
+        for i in range(len(plays)):
+            if tick and i & 63 == 63:
+                tick()
+            c, o = plays._record(i)
+            top.offer(estimate(ctx, g, changes(c, o, ctx)), i)
+    else:
+        from bgcore.scan_python import changes
+        them0 = _netmod.masks(raw)[1]
+        packed = bytearray(13)
+        for j in range(13):
+            packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
+        rows = []
+        for i in range(len(plays)):
+            if tick and i & 63 == 63:
+                tick()
+            c, o = plays._record(i)
+            changes(c, o, packed, them0, raw[51], rows)
+            s = 0
+            for r in rows:
+                s += (g[r >> 1] - _OFF) * (1 - 2 * (r & 1))
+            top.offer(s, i)
+    pick = bytearray((len(plays) + 7) >> 3)
+    index = top.index
+    for j in range(top.size):
+        i = index[j]
+        pick[i >> 3] |= 1 << (i & 7)
+    return pick
+
+
+class _Top:
+    # The k best (value, index) pairs offered so far, a higher value first and of equal values
+    # the earlier index, in a heap whose root is the worst of them: k numbers each, however
+    # many are offered (no block the size of a double's plays beside its list).
+    def __init__(self, k):
+        self.k = k
+        self.size = 0
+        self.value = array("i", bytes(4 * k))
+        self.index = array("H", bytes(2 * k))
+
+    def _worse(self, a, b):
+        # is entry a worse than entry b?
+        va = self.value[a]
+        vb = self.value[b]
+        return va < vb or (va == vb and self.index[a] > self.index[b])
+
+    def offer(self, v, i):
+        value = self.value
+        index = self.index
+        k = self.k
+        if self.size < k:
+            j = self.size               # a new leaf, sifted up (a later index is worse)
+            self.size += 1
+            while j:
+                up = (j - 1) >> 1
+                if value[up] < v:       # the parent is worse: in place
+                    break
+                value[j] = value[up]
+                index[j] = index[up]
+                j = up
+            value[j] = v
+            index[j] = i
+            return
+        if v <= value[0]:               # no better than the worst kept (ties: earlier wins)
+            return
+        j = 0                           # the worst replaced, the new entry sifted down
+        while True:
+            c = 2 * j + 1
+            if c >= k:
+                break
+            if c + 1 < k and self._worse(c + 1, c):
+                c += 1
+            if value[c] >= v:           # the child is better (equal: it came earlier)
+                break
+            value[j] = value[c]
+            index[j] = index[c]
+            j = c
+        value[j] = v
+        index[j] = i
