@@ -9,8 +9,8 @@ reference profile:
 - the app: reset to the first LED frame (after installing, after a power cut, and into a game in
   progress), the CPU share of the idle menu, key press (on the key matrix's GPIOs, from the
   moment it closes) to the changed LED frame (a menu key at rest and 100 ms after the last
-  answer; a point key putting a checker down in a move), the longest gap between watchdog feeds
-  in a demo game (level 6) and in the pips view;
+  answer; a point key picking a checker up and putting it down in a move), the longest gap
+  between watchdog feeds in a demo game (level 6) and in the pips view;
 - then through the raw REPL with the HAL open (its key scan running): `show`, the HAL's
   background CPU share, each bot level's time per move (both sides, seeded dice) and the lowest
   free heap after a move (collected before each), and each level's time on the largest roll
@@ -41,7 +41,10 @@ def _wait_emulated(board, ms):
         time.sleep(0.5)
 
 
-def _frame_after(board, ns, timeout=300):
+def _frame_after(board, ns, limit_ms=5000, timeout=300):
+    """The emulated ns of the first changed LED frame after ns, or None when the emulated clock
+    passed ns + limit_ms without one (a key the board refused, or never saw: the caller says so
+    and presses again, rather than waiting for a frame that will not come)."""
     found = []
 
     def changed():
@@ -52,8 +55,16 @@ def _frame_after(board, ns, timeout=300):
                 return True
         return False
 
-    board.wait(changed, timeout, "a changed LED frame")
-    return found[0]
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            board.wait(changed, 5, "a changed LED frame")
+            return found[0]
+        except TimeoutError:
+            if board.stats()["ns"] > ns + limit_ms * 1e6:
+                return None
+            if time.monotonic() > deadline:
+                raise
 
 
 def _state(link):
@@ -87,13 +98,22 @@ def app_figures(board, say, presses=6):
     for key, rest_ms, what in (("key_ms", 1000, "at rest"), ("key_quick_ms", 100,
                                                              "100 ms after the last answer")):
         lat = []
-        for i in range(presses):
+        lost = 0
+        while len(lat) < presses and lost < presses:
             _wait_emulated(board, rest_ms)
             t = board.press("P13", hold_ms=80)
-            lat.append((_frame_after(board, t) - t) / 1e6)
+            t1 = _frame_after(board, t)
+            if t1 is None:          # (no changed frame within 5 s: pressed again, counted)
+                lost += 1
+                continue
+            lat.append((t1 - t) / 1e6)
+        if not lat:
+            raise RuntimeError("no press of P13 changed the LED frame (%d pressed)" % lost)
         f[key] = lat
-        say("key press -> changed LED frame, %s: median %.1f ms, worst %.1f ms (%d presses)"
-            % (what, statistics.median(lat), max(lat), len(lat)))
+        f[key + "_lost"] = lost
+        say("key press -> changed LED frame, %s: median %.1f ms, worst %.1f ms (%d presses%s)"
+            % (what, statistics.median(lat), max(lat), len(lat),
+               ", %d more with no changed frame within 5 s" % lost if lost else ""))
     # a power cut: the boot of a board that has booted before (the profile checked)
     f["reboot_ms"] = _power_cut(board, "the first LED frame after a power cut")
     say("boot to the first LED frame after a power cut: %.0f ms" % f["reboot_ms"])
@@ -103,7 +123,7 @@ def app_figures(board, say, presses=6):
 def game_figures(board, say):
     """A point key during a move (step_figures), then a power cut in that game: the boot back
     into it."""
-    f = step_figures(board, say, presses=4)
+    f = step_figures(board, say, presses=8)
     f["resume_ms"] = _power_cut(board, "the first LED frame after a power cut in a game")
     say("boot to the first LED frame of a game in progress, after a power cut: %.0f ms"
         % f["resume_ms"])
@@ -120,22 +140,27 @@ def _power_cut(board, what):
 
 
 def _step_keys(st):
-    """The two keys (checker, destination) of a legal step for the side on roll, from STATE."""
+    """The two keys (checker, destination) of a legal step for the side on roll, from STATE;
+    "forced" for a roll with one legal play (the board makes it by itself)."""
     from bgcore import Position
     pos = Position.from_id(st["pos"])
     d = st["dice"]
     done = [] if st["steps"] == "-" else st["steps"].split(",")
     turn = int(st["turn"])
-    for play in pos.plays(int(d[0]), int(d[1])):
+    plays = pos.plays(int(d[0]), int(d[1]))
+    if len(plays) == 1 and not done:
+        return "forced"         # (the board plays a forced play by itself after 500 ms)
+    for play in plays:
         if ["%d/%d" % m for m in play.moves[:len(done)]] == done and len(play.moves) > len(done):
             return ["BAR" if q == 25 else "OFF" if q == 0 else "P%d" % (q if turn == 0 else 25 - q)
                     for q in play.moves[len(done)]]
     return None
 
 
-def step_figures(board, say, presses=4):
+def step_figures(board, say, presses=8):
     """A point key during a move: a game of two people (menu P7, then OK), each measured key a
-    checker put down (a STEP for the record), pressed a second after the pick-up's answer."""
+    checker put down (a STEP for the record), pressed a second after the pick-up's answer (the
+    pick-up, whose answer shows the checker's destinations, is timed too)."""
     from bgboard.link import Board
     with Board(board.link) as b:
         b.hello(timeout=600)
@@ -148,13 +173,18 @@ def step_figures(board, say, presses=4):
     if _state(board.link).get("view") == "menu":       # (asked: abandon the game in progress?)
         _request(board.link, "KEY OK")
     lat = []
+    picks = []
+    lost = []           # keys with no changed frame within 5 s: (key, the board's STATE after)
     for _ in range(200):
-        if len(lat) >= presses:
+        if len(lat) >= presses or len(lost) >= presses:
             break
         st = _state(board.link)
         keys = None
         if st.get("wait") == "player" and st.get("phase") == "move" and st.get("complete") != "1":
             keys = _step_keys(st)
+        if keys == "forced":                           # the board makes it by itself
+            _wait_emulated(board, 1000)
+            continue
         if not keys:
             if st.get("wait") == "player":
                 _request(board.link, "KEY OK")        # roll, or confirm the complete play
@@ -162,16 +192,30 @@ def step_figures(board, say, presses=4):
                 _wait_emulated(board, 200)
             continue
         t = board.press(keys[0], hold_ms=80)           # the checker picked up
-        _frame_after(board, t)
+        t1 = _frame_after(board, t)
+        if t1 is None:
+            lost.append((keys[0], _state(board.link)))
+            continue
+        picks.append((t1 - t) / 1e6)
         _wait_emulated(board, 1000)
         t = board.press(keys[1], hold_ms=80)           # and put down: the step
-        lat.append((_frame_after(board, t) - t) / 1e6)
+        t1 = _frame_after(board, t)
+        if t1 is None:
+            lost.append((keys[1], _state(board.link)))
+            continue
+        lat.append((t1 - t) / 1e6)
         _wait_emulated(board, 300)
+    for k, st in lost:
+        say("  a point key with no changed frame within 5 s: %s (then view=%s phase=%s "
+            "steps=%s dice=%s)" % (k, st.get("view"), st.get("phase"), st.get("steps"),
+                                   st.get("dice")))
     if len(lat) < presses:
         raise RuntimeError("the game gave %d steps to time, not %d" % (len(lat), presses))
     say("point key during a move (a checker put down) -> changed LED frame, at rest: median "
         "%.1f ms, worst %.1f ms (%d presses)" % (statistics.median(lat), max(lat), len(lat)))
-    return {"step_ms": lat}
+    say("  (the checker picked up before it: median %.1f ms, worst %.1f ms)"
+        % (statistics.median(picks), max(picks)))
+    return {"step_ms": lat, "pick_ms": picks, "step_lost": len(lost)}
 
 
 def feed_figures(board, say):
@@ -327,6 +371,9 @@ def rows(f, levels):
            ("point key putting a checker down in a move -> changed frame",
             "%.0f / %.0f ms" % (statistics.median(f["step_ms"]), max(f["step_ms"]))
             if "step_ms" in f else "-"),
+           ("  the point key picking it up before (its destinations lit)",
+            "%.0f / %.0f ms" % (statistics.median(f["pick_ms"]), max(f["pick_ms"]))
+            if "pick_ms" in f else "-"),
            ("show (Panel.encode + NeoPixel.write)",
             "%.1f ms" % (p["show_us"] / 1000) if p else "-")]
     for level in levels if p else ():

@@ -123,7 +123,7 @@ out = {}
 p = app.game.m.turn
 # a source with a destination one die away
 src = sorted(app.move.opts)[0]
-dst = sorted(app.move.opts[src])[0]
+dst = sorted(app.move.dests(src))[0]
 pick, put = key_of(src, p), key_of(dst, p)
 step = "STEP %d %d %d" % (p, src, dst)
 turn(pick)
@@ -144,7 +144,7 @@ for name, text in (("cut_at_frame", frames[0]), ("after", hal.flash_text())):
 # two board keys in one scan: a checker put down and UNDO; both written, in order
 hal.announced = []
 src2 = sorted(app.move.opts)[0]
-dst2 = sorted(app.move.opts[src2])[0]
+dst2 = sorted(app.move.dests(src2))[0]
 turn(key_of(src2, p))
 before = hal.flash()
 frames = turn(key_of(dst2, p), "UNDO")
@@ -154,7 +154,7 @@ out["two_keys_flash_at_frames"] = [[ln.rsplit("|", 1)[0] for ln in f.splitlines(
                                    for f in frames]
 # a key over the link is on flash when its answer comes (nothing held)
 src3 = sorted(app.move.opts)[0]
-dst3 = sorted(app.move.opts[src3])[0]
+dst3 = sorted(app.move.dests(src3))[0]
 assert app.press(key_of(src3, p)) is None
 before = hal.flash()
 assert app.press(key_of(dst3, p)) is None

@@ -48,7 +48,7 @@ from bgcore.match import OPENING, MOVE, DOUBLED, GAME_OVER, MATCH_OVER
 from bgapp.journal import Journal, WriteFailed
 from bgapp.link import Link
 from bgapp.input import Input
-from bgapp import game, render
+from bgapp import game, moves, render
 
 _FRAME_MS = const(100)     # WATCH: at most ten LED frames a second
 
@@ -74,9 +74,13 @@ class App:
             self.profile.pop(k, None)
         self.seed = hal.seed() & 0x7FFFFFFF or 1
         self.bots = {}
+        if lit_first and self.journal.settings["current"]:
+            self.glance()         # the game's position lit while its record is checked
         if not lit_first or self.journal.settings["current"]:
-            # the network now, while the heap is in one piece: a resumed record's replay leaves
-            # it in pieces (a 26-game chouette's: 200 KB free, none of them 11 KB in a row)
+            # the move view's native loops, then the network, now, while the heap is in one
+            # piece: a resumed record's replay leaves it in pieces (a 26-game chouette's: 200 KB
+            # free, none of them 11 KB in a row)
+            moves.natives()
             self.bot(6)
         self.game = None          # the game in progress (bgapp.game.Game), None: none
         self.over = None          # the game's views (game_views): roll, move, cube, bot_turn,
@@ -123,6 +127,31 @@ class App:
             self.play = self.over
 
     # ---- the game in progress ----------------------------------------------------------------
+    def glance(self):
+        """At power-up with a game in progress: its position, read from the record's end
+        without a check (bgcore.resume.glance), on the panel while the record is checked (a long
+        session's takes seconds on an RP2040); nothing goes on until the check (resume) passed."""
+        j = self.journal
+        name = j.settings["current"]
+        try:
+            from bgcore.resume import glance
+            with open(j.path(name), "rb") as f:
+                seen = glance(f, f.seek(0, 2))
+        except Exception:               # (unreadable: the check says what is wrong)
+            seen = None
+        drop("bgcore.resume")           # (the heap whole again for the network)
+        gc.collect()
+        if seen:
+            raw, mover = seen
+            r = self.rend
+            r.clear()
+            r.board(raw, mover)
+            r.light("turn%d" % mover, 1, r.side[mover])
+            b = j.settings["bright"]
+            self.hal.brightness = b if b >= 0 else self.profile["brightness"]["default"]
+            self.hal.show(r.frame)
+            self.hal.text([name, "checking the record ..."])
+
     def resume(self):
         """At power-up (and after a failed write): replay the record in progress."""
         j = self.journal
@@ -597,17 +626,18 @@ class App:
 
 
 # bgcore modules a game loads now and then and does not keep: the record's check of a play
-# (notation: ~8 KB on the unix port) and the bot's cube decisions (cube, met: ~7 KB). They are
-# taken off the heap after each event (App.changed), before the next roll's plays are made, and
-# imported again when needed. (Not while bgcore.tutor, which holds bgcore.cube, is loaded: a
-# second copy would cost more than the first.)
-_SHED = ("bgcore.notation", "bgcore.cube", "bgcore.met", "bgcore.resume")
+# (notation: ~8 KB on the unix port; readplay, which notation holds: ~4 KB) and the bot's cube
+# decisions (cube, met: ~7 KB). They are taken off the heap after each event (App.changed),
+# before the next roll's plays are made, and imported again when needed. (Not while
+# bgcore.tutor, which holds bgcore.cube, is loaded: a second copy would cost more than the first.)
+_SHED = ("bgcore.notation", "bgcore.readplay", "bgcore.cube", "bgcore.met", "bgcore.resume")
+_KEPT_BY_TUTOR = ("bgcore.cube", "bgcore.met", "bgcore.resume")
 
 
 def shed():
     mods = sys.modules
     for name in _SHED:
-        if name != "bgcore.notation" and "bgcore.tutor" in mods:
+        if name in _KEPT_BY_TUTOR and "bgcore.tutor" in mods:
             continue
         if name in mods:
             drop(name)

@@ -3,7 +3,12 @@
 # turn) and colours. One LED per checker on a point, the first layer in the side's colour and a
 # second (third) layer stacked on the same LEDs in the darker "stack" shade. Brightness and the
 # current limit are applied later, by Panel.encode in the HAL. Also what the game views share:
-# the game on the panel (game), the cursor, and the text display's lines during a game.
+# the game on the panel (game), the cursor, and the text display's lines during a game. The
+# checkers are painted by native code once it is compiled (bgapp.moves.natives), the same bytes.
+
+from array import array
+
+from bgapp.moves import LOOPS
 
 
 def pixels(profile, name):
@@ -36,6 +41,18 @@ class Renderer:
             self.col[k] = bytes(c[k])
         self.side = (self.col["side0"], self.col["side1"])
         self.stack = (self.col["stack0"], self.col["stack1"])
+        # for the native painter (bgapp.native's paint): per side, the LEDs of its places 0-25
+        # (0 off, 1-24 its points in its own numbering, 25 the bar) one after another, where
+        # each place's start, and its colour then its stack shade
+        self.places = []
+        for side in (0, 1):
+            where = bytearray()
+            at = array("H", bytes(2 * 27))
+            for q in range(26):
+                at[q] = len(where)
+                where += self.px[element(side, q)]
+            at[26] = len(where)
+            self.places.append((where, at, self.side[side] + self.stack[side]))
 
     def clear(self):
         self.frame[:] = self._blank      # a copy of preallocated zeros (a loop: 5 ms on the chip)
@@ -93,8 +110,13 @@ class Renderer:
 
     def board(self, raw, mover):
         """Checkers of both sides from a position's 52 bytes seen from `mover` (0 or 1)."""
+        paint = LOOPS.get("paint")
         for side in (0, 1):
             base = 0 if side == mover else 26
+            if paint:
+                where, at, rgb = self.places[side]
+                paint(self.frame, raw, base, where, at, rgb)
+                continue
             for q in range(1, 25):
                 n = raw[base + q]
                 if n:

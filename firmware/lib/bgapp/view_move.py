@@ -14,14 +14,19 @@ from bgapp import moves, render
 
 _THINK_MS = const(500)     # before a forced play is made
 _PASS_MS = const(1500)     # showing "no legal play" before the turn passes
+_NO_MEMORY = "out of memory: the key was not taken, press it again"
 
 
 class MoveView(View):
     def __init__(self, app):
         View.__init__(self, app)
         self.plays = None         # the legal plays of the roll
-        self.packed = None        # their steps (moves.pack)
-        self.opts = {}            # source -> {destination: steps}
+        self.live = []            # their steps (moves.pack: small buffers), then after each step
+                                  # of the turn the plays left (moves.narrow): a list a step
+        self.walked = []          # the steps live[1:] were narrowed by
+        self.opts = {}            # source -> {destination: steps}, None until it is picked up
+                                  # (dests: worked out for the source picked up only)
+        self.raw = None           # the position with the turn's steps made
         self.complete = None      # the Play the steps so far make, when complete
         self.index = -1           # its index in plays
         self.sel = -1             # selected source point (mover's numbering), -1 none
@@ -29,36 +34,86 @@ class MoveView(View):
         self.blink = 0            # the tutor's warning: the moved checkers' blink phase
         self.scorer = None        # the tutor: the plays' equities, worked out while one thinks
         self.groups = []          # the steps each keyed move made this turn (UNDO takes a move)
+        self.ready = False        # all of the above worked out for the turn's steps (enter)
+        moves.natives()           # (at power-up: after the first frame, before the network)
 
     def enter(self):
         self.sel = -1
         self.hint = None
+        # (if the heap cannot hold the work, the event that led here still stands: the work is
+        # done again at the next key, refused while the heap cannot; the turn never passes)
+        self._work_again()
+
+    def _work(self):
+        # the roll's plays and their packed steps, the plays left after the turn's steps, the
+        # points that may be picked up; self.ready once all of it is there
+        self.ready = False
         g = self.app.game
         m = g.m
         if self.plays is None:
             gc.collect()
             self.plays = m.pos.plays(*m.dice)
-            self.packed = moves.pack(self.plays)
+            self.live = [moves.pack(self.plays)]
+            self.walked = []
             if g.tutor() and len(self.plays) > 1:
                 from bgapp.tutor import scorer
                 self.scorer = scorer(self.app, m, self.plays)
-        self.opts, self.complete, self.index = moves.options(g.board(), self.plays, g.rep.steps,
-                                                             self.packed)
+        self._walk(g.rep.steps)
+        self.raw = g.board()
+        self.opts, self.index = moves.sources(self.raw, self.live[-1])
+        self.complete = self.plays[self.index] if self.index >= 0 else None
+        self.ready = True
+
+    def _work_again(self):
+        try:
+            self._work()
+        except MemoryError:
+            self.drop()
+            gc.collect()
+
+    def _walk(self, steps):
+        # the plays left after `steps`: the lists of the steps kept (a step back drops the
+        # last), one more narrowed for each step made; as before if the heap cannot hold one
+        live = self.live
+        walked = self.walked
+        k = 0
+        while k < len(walked) and k < len(steps) and walked[k] == steps[k]:
+            k += 1
+        del live[k + 1:]
+        del walked[k:]
+        try:
+            while k < len(steps):
+                s, t = steps[k]
+                live.append(moves.narrow(live[k], s, t))
+                walked.append((s, t))
+                k += 1
+        except MemoryError:
+            del live[len(walked) + 1:]
+            raise
 
     def drop(self):
-        """Out of memory: the roll's plays and what was made of them go; the next key works
-        them out again (the steps made and the choices shown stay)."""
+        """The roll's plays and buffers off the heap (after a MemoryError): worked out again at
+        the next key, which is refused while the heap cannot hold them; meanwhile the turn
+        neither passes nor is played by itself."""
+        self.ready = False
         self.plays = None
-        self.packed = None
-        self.scorer = None
-
-    def leave(self):
-        self.groups = []
-        self.plays = None
-        self.packed = None
+        self.live = []
+        self.walked = []
         self.scorer = None
         self.opts = {}
         self.complete = None
+
+    def dests(self, s):
+        """{destination: steps} of source s (one of opts), worked out when first asked."""
+        d = self.opts[s]
+        if d is None:
+            d = self.opts[s] = moves.dests(self.raw, self.live[-1], s)
+        return d
+
+    def leave(self):
+        self.drop()
+        self.groups = []
+        self.raw = None
         self.hint = None
 
     def tick(self):
@@ -70,10 +125,8 @@ class MoveView(View):
                 app.dirty = True
         elif self.scorer and not self.scorer.done():
             self.scorer.step()
-        elif self.plays is None:
-            # dropped when memory ran out (App.fault): not "no legal play" (found by the soak:
-            # the pass then recorded was refused, again and again); the next key works them out
-            pass
+        elif not self.ready:
+            return
         elif not self.plays:
             app.message = "no legal play"
             app.later(_PASS_MS, self._pass)
@@ -82,7 +135,7 @@ class MoveView(View):
             app.later(_THINK_MS, self._forced)
 
     def _pass(self):
-        if self.app.play is self and self.plays is not None and not self.plays:
+        if self.app.play is self and self.ready and not self.plays:
             self.app.message = ""
             self.app.game.move((), False)
 
@@ -103,13 +156,16 @@ class MoveView(View):
         g = app.game
         m = g.m
         p = m.turn
-        if self.plays is None:      # (dropped when memory ran out: this key tries again)
-            self.enter()
         if g.rep.warning:
             from bgapp.tutor import move_answer
             why = move_answer(self, key)
             if why != "HINT":
                 return why
+        if not self.ready:            # (the heap could not hold the roll's work at enter)
+            gc.collect()
+            self._work_again()
+            if not self.ready:
+                return _NO_MEMORY
         if key == "HINT":
             if g.ranked:
                 from bgapp import rankplay
@@ -148,18 +204,27 @@ class MoveView(View):
             if key == "DOUBLE":
                 return "the dice are rolled: double before you roll"
             return "not a point"
-        opts = self.opts
-        if self.sel < 0 or (pt != self.sel and pt in opts and pt not in opts[self.sel]):
-            if pt not in opts:
-                return self._no_source(key, pt)
-            self.sel = pt
-            return None
-        if pt == self.sel:
-            self.sel = -1
-            return None
-        steps = opts[self.sel].get(pt)
-        if steps is None:
-            return "cannot move from %s to %s" % (moves.where_pt(self.sel, p), moves.where(key))
+        try:
+            # what a point key needs is worked out before any event: a key the heap cannot
+            # answer is refused whole (and the board goes on), never half made
+            opts = self.opts
+            if self.sel < 0 or (pt != self.sel and pt in opts and pt not in self.dests(self.sel)):
+                if pt not in opts:
+                    return self._no_source(key, pt)
+                self.dests(pt)          # (its destinations, lit by draw)
+                self.sel = pt
+                return None
+            if pt == self.sel:
+                self.sel = -1
+                return None
+            steps = self.dests(self.sel).get(pt)
+            if steps is None:
+                return "cannot move from %s to %s" % (moves.where_pt(self.sel, p),
+                                                      moves.where(key))
+            self._walk(g.rep.steps + list(steps))   # the plays left after it, for enter
+        except MemoryError:
+            gc.collect()
+            return _NO_MEMORY
         for s, t in steps:
             g.ev("STEP %d %d %d" % (p, s, t), True)   # (written once the answer is lit)
         self.groups.append(len(steps))
@@ -197,7 +262,7 @@ class MoveView(View):
             if sel < 0 or s == sel:
                 r.put(r.top(render.element(mover, s), raw[s]), col["source"])
         if sel >= 0:
-            for t in self.opts[sel]:
+            for t in self.dests(sel):
                 if t == 0:
                     n = r.free("off%d" % mover, raw[0])
                 elif raw[51 - t] == 1:

@@ -197,3 +197,91 @@ def _text(payload, no):
         return str(payload, "utf-8")
     except UnicodeError:
         raise RecordError("damaged line (not UTF-8 text)", no)
+
+
+_TAIL = 512         # bytes read at a time back from the end, to the last GAME line,
+_REACH = 65536      # at most this far
+
+
+def glance(f, size):
+    """(position bytes with the turn's steps made, the player on roll) at the end of the record
+    in the seekable binary file `f` of `size` bytes, read from its last GAME line on without
+    checking anything (no chain, no rule): for a first frame at power-up while replay_last_game
+    checks the record, before play goes on. None when the tail says nothing it can show (no
+    GAME line in reach, a line it cannot read)."""
+    from bgcore.position import Position
+    at = -1
+    back = size
+    carry = b""
+    while at < 0 and back > 0 and size - back < _REACH:
+        n = min(_TAIL, back)
+        back -= n
+        f.seek(back)
+        block = f.read(n) + carry
+        i = block.rfind(b"\nGAME ")
+        if i >= 0:
+            at = back + i + 1
+        carry = block[:6]
+    if at < 0:
+        return None
+    f.seek(at)
+    # the position, whose side it is seen from, the turn's steps
+    g = [bytearray(Position.initial().raw), 0, []]  # type: list
+    rest = b""
+    try:
+        while True:
+            more = f.read(_BLOCK)
+            lines = (rest + more).split(b"\n")
+            rest = lines.pop() if more else b""
+            for line in lines:
+                _glance_line(g, line[:line.rfind(b"|")].split())
+            if not more:
+                break
+        raw, view, steps = g
+        for s, t in steps:
+            _step(raw, s, t)
+    except (ValueError, IndexError):
+        return None
+    return raw, view
+
+
+def _glance_line(g, words):
+    # one line of the last game read by glance (no check): g = [position, view, steps]
+    if len(words) < 2:
+        return
+    kind = words[0]
+    if kind == b"OPEN":
+        if len(words) < 3 or words[1] == words[2]:
+            return
+        p = 0 if int(words[1]) > int(words[2]) else 1
+    elif kind in (b"ROLL", b"MOVE", b"STEP", b"UNDO"):
+        p = int(words[1])
+    else:
+        return
+    if p != g[1]:
+        raw = g[0]
+        g[0] = raw[26:] + raw[:26]
+        g[1] = p
+    if kind == b"STEP":
+        g[2].append((int(words[2]), int(words[3])))
+    elif kind == b"UNDO":
+        g[2].pop()
+    elif kind == b"MOVE":
+        raw = g[0]
+        for hop in words[2:]:
+            s, t = hop.split(b"/")
+            _step(raw, int(s), int(t))
+        g[0] = raw[26:] + raw[:26]
+        g[1] = 1 - p
+        g[2] = []
+
+
+def _step(raw, s, t):
+    # one checker of the side raw is seen from, from s to t (25 the bar, 0 off), hitting a blot
+    if not (0 < s <= 25 and 0 <= t < 25 and raw[s]):
+        raise ValueError("no checker to move")
+    raw[s] -= 1
+    raw[t] += 1
+    if t and raw[51 - t] == 1:
+        raw[51 - t] = 0
+        raw[51] += 1
