@@ -15,7 +15,7 @@ class Hal:
         self.data_dir = data
         self.brightness = 0
         self.t = 0
-        self.lines = []           # what the board sent on the link
+        self.sent = b""           # what the board sent on the link
         self.app = None
 
     def flash(self):
@@ -59,7 +59,7 @@ class Hal:
         return b""
 
     def write(self, b):
-        self.lines.append(bytes(b).decode().strip())
+        self.sent += bytes(b)
 
 
 from bghal import profile as P
@@ -75,9 +75,10 @@ app = hal.app = App(hal)
 
 def key(name):
     """KEY name over the link: its answer (the `!` lines aside)."""
-    hal.lines = []
+    hal.sent = b""
     app.link.request("KEY " + name)
-    return [ln for ln in hal.lines if not ln.startswith("!")][-1]
+    lines = [ln.strip() for ln in hal.sent.decode().split("\n")]   # (a line may come in pieces)
+    return [ln for ln in lines if ln and not ln.startswith("!")][-1]
 
 
 def key_of(pt, p):
