@@ -153,10 +153,6 @@ class ChouetteGame(Game):
             return False
         self.asked = turn
         offers = model.bot_offers(ch, self.bots())
-        # the bots' cube code (bgcore.cube, met) leaves the heap now, not at the roll: while the
-        # person thinks about the roll it is the live heap's peak (a five-player chouette's)
-        from bgapp.app import shed
-        shed()
         if offers:
             self.offer(offers)
             return True

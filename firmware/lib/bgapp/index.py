@@ -27,7 +27,9 @@ def closed(journal, name):
 
 def lookup(journal, names):
     """{name: (size, sha256 hex, pulled)} of the entries of `names` (a few: see BATCH)."""
-    from bgapp.journal import Fed     # (read a block at a time, the watchdog fed)
+    from bgapp.recordfile import Fed   # (read a block at a time, the watchdog fed)
+    from bgapp.journal import forget
+    forget("recordfile")                # (its code leaves the heap with Fed)
     want = set(names)
     out = {}
     try:

@@ -22,18 +22,18 @@ class PipsView(View):
         j = app.journal
         g = app.game
         m = g.m
-        if g.ch:        # (imported before the record is opened: one file open at a time)
-            from bgapp.journal import Fed
-            from bgcore.chouette import replay as replay_chouette
-        else:
-            from bgcore.resume import replay_last_game
         try:
             with open(j.path(j.name), "rb") as raw:
                 if g.ch:
+                    from bgapp.recordfile import Fed
+                    from bgapp.journal import forget
+                    forget("recordfile")            # (its code leaves the heap with Fed)
+                    from bgcore.chouette import replay as replay_chouette
                     f = Fed(raw, app.hal.feed)      # a long record: the watchdog fed inside
                     rep, info, torn = replay_chouette(f, False)
                     rep = rep.rep
                 else:
+                    from bgcore.resume import replay_last_game
                     rep, info, torn = replay_last_game(raw, app.hal.feed)
             ok = (rep.match.pos == m.pos and rep.match.match_id() == m.match_id()
                   and rep.steps == g.rep.steps)
