@@ -218,10 +218,9 @@ class ChouetteGame(Game):
 
     def fields(self):
         ch = self.ch
-        return "%s chouette=%s line=%s members=%s scores=%s" % (
-            Game.fields(self), ch.cubes, ",".join(ch.names[p] for p in ch.line),
-            ",".join(self.members()) or "-",
-            ",".join("%s:%d" % (ch.names[p], ch.scores[p]) for p in range(len(ch.names))))
+        return Game.fields(self) + (" chouette=%s line=%s members=%s scores=%s" % (
+            ch.cubes, ",".join(ch.names[p] for p in ch.line), ",".join(self.members()) or "-",
+            ",".join("%s:%d" % (ch.names[p], ch.scores[p]) for p in range(len(ch.names)))))
 
     def text(self):
         """The display's lines between the status and the message (an OLED line holds 16

@@ -27,9 +27,7 @@ def closed(journal, name):
 
 def lookup(journal, names):
     """{name: (size, sha256 hex, pulled)} of the entries of `names` (a few: see BATCH)."""
-    from bgapp.recordfile import Fed   # (read a block at a time, the watchdog fed)
-    from bgapp.journal import forget
-    forget("recordfile")                # (its code leaves the heap with Fed)
+    from bgapp.journal import Fed     # (read a block at a time, the watchdog fed)
     want = set(names)
     out = {}
     try:

@@ -10,7 +10,6 @@ from micropython import const
 
 PROTO = const(1)
 MAX_LINE = const(120)
-_HEX_PIECE = const(64)     # a frame's bytes hexlified and written at a time (128 characters)
 _KEYS = ("BAR", "OFF", "OK", "UNDO", "DOUBLE", "HINT", "MENU", "LEFT", "RIGHT", "SELECT",
          "BACK", "PIPS", "RESIGN")
 
@@ -38,29 +37,17 @@ class Link:
 
     # ---- output ------------------------------------------------------------------------------
     def send(self, line):
-        # the line, then its end: no third copy of a long line (STATE's) joined to "\r\n"
-        write = self.hal.write
-        write(line.encode())
-        write(b"\r\n")
+        self.hal.write(line.encode() + b"\r\n")
 
     def event(self, text):
         if self.watching:
             self.send("!" + text)
 
     def frame(self, brightness, frame):
-        # the frame's hex a piece at a time: small blocks, not one 1.5 KB object for every frame
-        # (up to ten a second) that a fragmented heap must find room for; the same line
         if self.watching:
-            write = self.hal.write
-            hexlify = binascii.hexlify
-            src = memoryview(frame)
-            n = len(frame)
-            write(b"!LED %d " % brightness)
-            try:
-                for i in range(0, n, _HEX_PIECE):
-                    write(hexlify(src[i:min(i + _HEX_PIECE, n)]))
-            finally:
-                write(b"\r\n")      # (out of memory in the middle: a short line, not two joined)
+            self.hal.write(b"!LED %d " % brightness)
+            self.hal.write(binascii.hexlify(frame))
+            self.hal.write(b"\r\n")
 
     # ---- input -------------------------------------------------------------------------------
     # One answer per request, whatever comes: every line that is not blank is answered once, in
@@ -151,12 +138,7 @@ class Link:
                      a.profile.get("hal", "-")))
 
     def _state(self, args):
-        # (made whole before a byte goes out: out of memory, the answer is ERR memory alone)
-        data = self.app.state_text().encode()
-        write = self.hal.write
-        write(b"STATE ")
-        write(data)
-        write(b"\r\n")
+        self.send("STATE " + self.app.state_text())
 
     def _key(self, args):
         long = len(args) == 2 and args[1].lower() == "long"

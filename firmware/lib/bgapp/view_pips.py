@@ -18,6 +18,8 @@ class PipsView(View):
 
     def check(self):
         # replay the record on flash and compare it with the state in memory
+        from bgcore.resume import replay_last_game
+        from bgapp.journal import Fed
         app = self.app
         j = app.journal
         g = app.game
@@ -25,15 +27,11 @@ class PipsView(View):
         try:
             with open(j.path(j.name), "rb") as raw:
                 if g.ch:
-                    from bgapp.recordfile import Fed
-                    from bgapp.journal import forget
-                    forget("recordfile")            # (its code leaves the heap with Fed)
                     from bgcore.chouette import replay as replay_chouette
                     f = Fed(raw, app.hal.feed)      # a long record: the watchdog fed inside
                     rep, info, torn = replay_chouette(f, False)
                     rep = rep.rep
                 else:
-                    from bgcore.resume import replay_last_game
                     rep, info, torn = replay_last_game(raw, app.hal.feed)
             ok = (rep.match.pos == m.pos and rep.match.match_id() == m.match_id()
                   and rep.steps == g.rep.steps)
