@@ -334,6 +334,8 @@ class Flasher:
         try:
             self.t.enter_raw_repl()
         except TransportError as e:
+            self.t.close()          # the port goes free with the error
+            self.t = None
             raise FlashError("MicroPython on %s does not answer (could not enter the raw REPL: "
                              "%s); is it a MicroPython board?" % (self.port, e))
 

@@ -200,6 +200,16 @@ class Puller:
                         % (name, digest))
 
     def run(self):
+        try:
+            return self._run()
+        finally:
+            # the port goes free whatever happened (found by the soak: a pull stopped by a power
+            # cut kept its port open, and the next flash found it busy)
+            if self.board:
+                self.board.close()
+                self.board = None
+
+    def _run(self):
         self.connect()
         logs = self.board.logs()
         folder = self.folder()
@@ -240,7 +250,6 @@ class Puller:
                 self.deleted.append(name)
             elif name not in marked and self.board.pulled(name, digest):
                 self.marked.append(name)      # the board may delete it when its flash is full
-        self.board.close()
         for name in busy:
             _say("%s is being written (a game in progress): it is pulled once it is finished"
                  % name)
