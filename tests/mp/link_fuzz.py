@@ -58,8 +58,8 @@ class App:
         self.input = Input()
         self.journal = Journal()
 
-    def state_text(self):
-        return "view=menu demo=0"
+    def state_into(self, add):
+        add("view=menu demo=0")
 
     def press(self, key):
         return None if key != "HINT" else "no hint now"

@@ -66,6 +66,8 @@ def largest():
 
 
 LB = 1024           # bytes of a line kept
+FRAME = 16 * 16 * 3     # bytes of an LED frame (the reference profile's 16 x 16 RGB)
+MAX_ANSWERS = 4000   # answers before the run stops
 LIMIT = 40          # ERR memory answers before the run stops
 GARBAGE = ("GET", "GET nosuch.bgr", "GET settings.json 99999999", "TICKETS ASK 0", "TICKETS FOO",
            "DEMO", "DEMO 0", "DEMO x", "GET ../x", "TICKETS ASK x", "DEMO 2 slow", "GET .hidden")
@@ -78,6 +80,10 @@ class Driver:
         self.line_start = True
         self.lbuf = bytearray(LB)   # the line being received (its first LB bytes)
         self.n = 0
+        self.full = 0           # its length so far
+        self.lastc = 0          # its last byte so far
+        self.frames = 0         # !LED lines seen
+        self.badled = 0         # of them not one whole frame (cut, or joined to another line)
         self.state = None       # the last answer's fields if it was STATE's
         self.answers = 0
         self.errmem = 0
@@ -121,19 +127,27 @@ class Driver:
             if k > 0:
                 lb[self.n:self.n + k] = memoryview(b)[at:at + k]
                 self.n += k
+            self.full += end - at
+            if end > at:
+                self.lastc = b[end - 1]
             if i < 0:
                 break
             self.line_end()
             at = i + 1
 
     def line_end(self):
-        lb, n = self.lbuf, self.n
-        self.n = 0
-        if n and lb[n - 1] == 13:
-            n -= 1
+        lb, n, full = self.lbuf, self.n, self.full
+        self.n = self.full = 0
+        if full and self.lastc == 13:
+            full -= 1
+            if n > full:
+                n = full
+        self.lastc = 0
         if not n:
             return
         out = _out.write
+        if lb.startswith(b"!LED "):
+            self.led_line(lb, n, full)
         if lb[0] != 33:             # (not "!": an answer)
             self.answers += 1
             self.owed -= 1
@@ -151,12 +165,34 @@ class Driver:
                         i += len(key) + 2
                         j = lb.find(b" ", i, n)
                         self.state[key.decode()] = bytes(lb[i:j if j >= 0 else n]).decode()
+            if self.answers >= MAX_ANSWERS:
+                self.ended = True       # (a run that goes nowhere: stop)
             if self.errmem >= LIMIT:
                 self.ended = True       # (a board that cannot answer: stop)
         elif lb.find(b"memory", 0, n) >= 0 or lb.startswith(b"!ERROR"):
             self.evmem += 1            # (the loop's own work, out of memory: !NO ...)
             out(b"EVT ")
             out(memoryview(lb)[:min(n, 200)])
+            out(b"\n")
+
+    def led_line(self, lb, n, full):
+        # a frame's line: "!LED <brightness> <the frame in hex>", all of it, nothing joined
+        i = 5
+        while i < n and 48 <= lb[i] <= 57:
+            i += 1
+        ok = i > 5 and i < n and lb[i] == 32
+        for j in range(i + 1, n):
+            c = lb[j]
+            if not (48 <= c <= 57 or 97 <= c <= 102):
+                ok = False
+                break
+        ok = ok and (full - i - 1) == 2 * FRAME
+        self.frames += 1
+        if not ok:
+            self.badled += 1
+            out = _out.write
+            out(b"BADLED %d " % full)
+            out(memoryview(lb)[:min(n, 80)])
             out(b"\n")
 
     def next_line(self):
@@ -285,5 +321,5 @@ try:
 except KeyboardInterrupt as e:
     if not D.ended:
         sys.print_exception(e)      # (stopped from outside: where it was)
-print("SUMMARY answers=%d errmem=%d evmem=%d low_free=%d low_largest=%d"
-      % (D.answers, D.errmem, D.evmem, D.low_free, D.low_largest))
+print("SUMMARY answers=%d errmem=%d evmem=%d low_free=%d low_largest=%d frames=%d badled=%d"
+      % (D.answers, D.errmem, D.evmem, D.low_free, D.low_largest, D.frames, D.badled))

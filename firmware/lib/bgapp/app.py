@@ -68,6 +68,7 @@ class App:
         self.journal.listener = self._on_event
         self.input = Input(self.profile)
         self.rend = render.Renderer(self.profile)
+        self.link.leds(len(self.rend.frame))    # (the !LED line's buffer, while the heap is whole)
         # the LED map and colours now live in the renderer's tables and the key map in the HAL's
         # and the input's: free the parsed JSON (heap is scarce)
         for k in ("leds", "colours", "input", "about"):
@@ -402,8 +403,10 @@ class App:
         pause = getattr(hal, "pause", hal.sleep_ms)     # (rp2: over when a key comes)
         while True:
             waiting = False
+            link = self.link
             try:
                 waiting = self.pass_once()
+                link.retake()           # (a pass that did not run out: the reserve back)
             except Exception as e:
                 # nothing in a pass may stop the board (found by the soak: a fault after a key's
                 # work, in its frame or a flash write, left the board at MicroPython's prompt)
@@ -453,8 +456,15 @@ class App:
             self.link.event("NO " + str(e))
             self.to_menu()
         elif isinstance(e, MemoryError):
-            # nothing was written (events are checked before they go to flash): say so,
-            # free what can be freed and carry on
+            # nothing was written (events are checked before they go to flash)
+            if self.link.reserve is not None:
+                # the emergency reserve's room for the next pass, which does the same work
+                # again (the bot's turn, the timer's step; a key is refused whole and
+                # pressed again), quietly
+                self.link.spare()
+                gc.collect()
+                return
+            # no reserve left: say so, free what can be freed and carry on
             self.move.drop()
             gc.collect()
             self.message = "out of memory"
@@ -592,9 +602,9 @@ class App:
             # often than a serial port carries 1.5 KB lines); the last one always follows
             now = self.hal.ticks_ms()
             if time.ticks_diff(now, self.sent) >= _FRAME_MS:
-                self.link.frame(self.bright, r.frame)
+                # (out of memory, nothing goes out: the frame follows at the next pass)
+                self.stale = not self.link.frame(self.bright, r.frame)
                 self.sent = now
-                self.stale = False
             else:
                 self.stale = True
         lines = v.lines()
@@ -602,27 +612,36 @@ class App:
         self.link.event("TEXT " + "|".join(lines))
 
     def state_text(self):
+        """STATE's fields as one string (tests; the link writes them piece by piece)."""
+        parts = []
+        self.state_into(parts.append)
+        return "".join(parts)
+
+    def state_into(self, add):
+        """STATE's fields, piece by piece to add(str): no string of the whole line is made (a
+        chouette's is ~600 bytes, more than a long session's heap may hold in one piece)."""
         s = self.journal.settings
-        out = "view=%s" % self.view.name
+        add("view=%s" % self.view.name)
         g = self.game
         if g:
             p = self.play
-            out += " %s wait=%s%s" % (g.fields(), "board" if self.pending else p.waits, p.state())
+            add(" ")
+            g.fields(add)
+            add(" wait=%s%s" % ("board" if self.pending else p.waits, p.state()))
             w = g.rep.warning
             if w:
-                out += " warning=%s:%d" % (w[1], w[2])
-        out += " demo=%d settings=%s,%d,%d,%d tutor=%d" % (
+                add(" warning=%s:%d" % (w[1], w[2]))
+        add(" demo=%d settings=%s,%d,%d,%d tutor=%d" % (
             self.demo.left if self.demo else 0, "ranked" if s["ranked"] else s["mode"],
-            s["length"], s["opponent"], self.bright, s["tutor"])
+            s["length"], s["opponent"], self.bright, s["tutor"]))
         free = self.journal.free()
         if free is not None:
-            out += " free=%d" % (free // 1024)
+            add(" free=%d" % (free // 1024))
         gc.collect()
-        out += " heap=%d" % gc.mem_free()
+        add(" heap=%d" % gc.mem_free())
         gap = getattr(self.hal, "feed_gap", None)
         if gap is not None:           # the virtual board: the longest gap between feeds (µs)
-            out += " feedgap=%d gapwhat=%s" % (gap, self.hal.gap_job)
-        return out
+            add(" feedgap=%d gapwhat=%s" % (gap, self.hal.gap_job))
 
 
 # bgcore modules a game loads now and then and does not keep: the record's check of a play

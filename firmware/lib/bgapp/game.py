@@ -177,17 +177,18 @@ class Game:
         m = self.rep.match
         return m.cube, m.owner
 
-    def fields(self):
-        """STATE's fields of the game."""
+    def fields(self, add):
+        """STATE's fields of the game, piece by piece to add(str)."""
         m = self.rep.match
         d = m.dice
-        return ("phase=%s pos=%s match=%s turn=%d dice=%s mode=%s length=%d score=%d-%d "
-                "cube=%d owner=%d game=%d crawford=%d steps=%s players=%s,%s record=%s"
-                % (m.phase, m.pos.id(), m.match_id(), m.turn,
-                   "%d%d" % d if d else "-", m.rules.mode, m.rules.length, m.score[0],
-                   m.score[1], m.cube, m.owner, m.game, 1 if m.crawford else 0,
-                   ",".join("%d/%d" % st for st in self.rep.steps) or "-",
-                   self.names[0], self.names[1], self.app.journal.name or "-"))
+        add("phase=%s pos=%s match=%s turn=%d dice=%s mode=%s length=%d score=%d-%d "
+            % (m.phase, m.pos.id(), m.match_id(), m.turn, "%d%d" % d if d else "-",
+               m.rules.mode, m.rules.length, m.score[0], m.score[1]))
+        add("cube=%d owner=%d game=%d crawford=%d steps=" % (m.cube, m.owner, m.game,
+                                                             1 if m.crawford else 0))
+        add(",".join("%d/%d" % st for st in self.rep.steps) or "-")
+        add(" players=%s,%s record=%s" % (self.names[0], self.names[1],
+                                          self.app.journal.name or "-"))
 
 
 def new(app, demo=False):

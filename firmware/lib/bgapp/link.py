@@ -2,6 +2,9 @@
 # Reads what has arrived without blocking, answers one line per request (or a counted block),
 # and streams events and LED frames as lines beginning with "!" while WATCH is on. It never sends
 # byte 0x03 and never reads it: Ctrl-C still reaches the interpreter. See docs/protocol.md.
+# Every line goes out in ONE write (a power cut never splits a line from its end, so a line is
+# never joined to the next boot's HELLO), built in buffers made at power-up (Out, the frame's):
+# a long session's heap, free in small pieces, need not find a block of a line's size.
 
 import binascii
 import sys
@@ -23,6 +26,38 @@ def key_name_ok(name):
 
 _NO_MEMORY = b"ERR memory out of memory while answering\r\n"   # made at import: sent when
                                                                 # nothing more can be allocated
+_OUT = const(1024)      # bytes of the line buffer (STATE of an 8-player chouette: ~700); a
+                        # longer line gets a bigger buffer, kept
+_HEX_PIECE = const(64)  # a frame's bytes hexlified at a time into its line (128 characters)
+_RESERVE = const(2048)  # the emergency reserve: room in one piece kept for the answers
+
+
+class Out:
+    """A line built piece by piece in a preallocated buffer: no string of the line's size is
+    made (STATE's grew by copies: three of ~600 bytes); `line()` is the whole line to write."""
+
+    def __init__(self, size):
+        self.buf = bytearray(size)
+        self.n = 0
+
+    def add(self, piece):
+        """Append a str (encoded: UTF-8) or bytes piece."""
+        b = piece.encode() if isinstance(piece, str) else piece
+        n = self.n
+        end = n + len(b)
+        if end > len(self.buf):
+            bigger = bytearray(end + _OUT)
+            bigger[:n] = memoryview(self.buf)[:n]
+            self.buf = bigger
+        self.buf[n:end] = b
+        self.n = end
+
+    def line(self):
+        """The line so far ended with CR LF (a view of the buffer; starts the next line)."""
+        self.add(b"\r\n")
+        n = self.n
+        self.n = 0
+        return memoryview(self.buf)[:n]
 
 
 class Link:
@@ -34,20 +69,72 @@ class Link:
         self.skipping = False     # an over-long line is being discarded up to its end
         self.bad = False          # the line holds a byte that is not printable text
         self.watching = False
+        self.out = Out(_OUT)      # the answer or event being written
+        self.led = None           # the !LED line's buffer (leds(): its size, at power-up)
+        # The emergency reserve: a block kept in one piece while nothing needs it. A long
+        # session's heap has tens of KB free in small pieces and may have no 600 bytes in a row
+        # (a littlefs file for an import or an open, a module's code): the reserve is let go
+        # before each request (the collection of an allocation that finds no room frees it)
+        # and taken again after the answer; the loop lets it go after its own work ran out
+        # (App.fault) and takes it again after a pass that did not (App._loop).
+        self.reserve = None
+        self.retake()
+
+    # ---- the emergency reserve ---------------------------------------------------------------
+    def spare(self):
+        """Let the reserve go: the next allocation that finds no room collects it."""
+        self.reserve = None
+
+    def retake(self):
+        """Take the reserve again (if the heap has the room in one piece; else later)."""
+        if self.reserve is None:
+            try:
+                self.reserve = bytearray(_RESERVE)
+            except MemoryError:
+                pass
 
     # ---- output ------------------------------------------------------------------------------
-    def send(self, line):
-        self.hal.write(line.encode() + b"\r\n")
+    def send(self, line, head=None):
+        out = self.out
+        out.n = 0                 # (a line cut short by MemoryError is dropped, never sent)
+        if head:
+            out.add(head)
+        out.add(line)
+        self.hal.write(out.line())
 
     def event(self, text):
         if self.watching:
-            self.send("!" + text)
+            self.send(text, b"!")
+
+    def leds(self, n):
+        """Make the buffer of a frame of n bytes' !LED line now (at power-up, the heap whole)."""
+        self.led = bytearray(11 + 2 * n)
 
     def frame(self, brightness, frame):
-        if self.watching:
-            self.hal.write(b"!LED %d " % brightness)
-            self.hal.write(binascii.hexlify(frame))
-            self.hal.write(b"\r\n")
+        """Send a frame's !LED line if WATCH is on; False if it could not be made (out of
+        memory: nothing was sent, the caller sends it later)."""
+        if not self.watching:
+            return True
+        n = len(frame)
+        if self.led is None or len(self.led) < 11 + 2 * n:
+            self.leds(n)
+        buf = memoryview(self.led)
+        try:
+            head = b"!LED %d " % brightness
+            at = len(head)
+            buf[:at] = head
+            src = memoryview(frame)
+            hexlify = binascii.hexlify
+            for i in range(0, n, _HEX_PIECE):
+                j = min(i + _HEX_PIECE, n)
+                k = at + 2 * (j - i)
+                buf[at:k] = hexlify(src[i:j])
+                at = k
+        except MemoryError:
+            return False
+        buf[at:at + 2] = b"\r\n"
+        self.hal.write(buf[:at + 2])
+        return True
 
     # ---- input -------------------------------------------------------------------------------
     # One answer per request, whatever comes: every line that is not blank is answered once, in
@@ -79,6 +166,7 @@ class Link:
         skipping, bad = self.skipping, self.bad
         self.n = 0
         self.skipping = self.bad = False
+        self.spare()            # (the answer may use the reserve's room)
         try:
             if skipping:
                 self.send("ERR toolong a line has at most %d characters" % MAX_LINE)
@@ -88,6 +176,7 @@ class Link:
                 self.request(self.buf[:n].decode())
         except MemoryError:
             self.hal.write(_NO_MEMORY)
+        self.retake()
         self.hal.feed()         # (a read may hold many short requests: a feed after each)
 
     def request(self, line):
@@ -138,7 +227,11 @@ class Link:
                      a.profile.get("hal", "-")))
 
     def _state(self, args):
-        self.send("STATE " + self.app.state_text())
+        out = self.out
+        out.n = 0
+        out.add(b"STATE ")
+        self.app.state_into(out.add)
+        self.hal.write(out.line())
 
     def _key(self, args):
         long = len(args) == 2 and args[1].lower() == "long"

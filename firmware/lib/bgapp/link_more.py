@@ -113,8 +113,12 @@ def get(link, args):
             k = f.readinto(buf)
             if not k:
                 break
-            link.hal.write(b"D %d " % off)
-            link.hal.write(binascii.b2a_base64(buf[:k] if k < CHUNK else buf))  # ends \n
+            out = link.out              # the D line in one write (its base64 ends in \n)
+            out.n = 0
+            out.add(b"D %d " % off)
+            out.add(binascii.b2a_base64(buf[:k] if k < CHUNK else buf))
+            link.hal.write(memoryview(out.buf)[:out.n])
+            out.n = 0
             off += k
             link.hal.feed()
     link.send("END %s %d" % (name, off))
