@@ -7,11 +7,14 @@
 #                  KEY OK between games; each game's end: a PIPS check, then any key back)
 #   "GARBAGE n"    n lines of the soak's garbage that reach link_more (GET, TICKETS, DEMO)
 #   "IDLE n"       n passes of the loop with nothing sent
+#   "MAXANSWERS n" the run stops after n answers (4000 unless said)
+#   "DIAG"         the loop's faults printed with their tracebacks (the first three)
 #   "MEM tag"      prints "MEM tag free largest" (bytes free after a collection, the largest
 #                  block the heap can give)
 # Every line the board sends that is not an event is printed as "ANS <line>"; at the end
-# "SUMMARY answers errmem peak_free_low largest_low" (the lowest figures seen by MEM steps and
-# after each chouette game).
+# "SUMMARY answers= errmem= evmem= low_free= low_largest= frames= badled=" (ERR memory answers,
+# out-of-memory events, the lowest figures of the MEM steps and of each chouette game's end,
+# !LED lines, and those not one whole frame: "BADLED length start" each).
 import gc
 import os
 import sys
@@ -215,6 +218,10 @@ class Driver:
             w = s.split()
             if w[0] == "DIAG":
                 continue
+            if w[0] == "MAXANSWERS":
+                global MAX_ANSWERS
+                MAX_ANSWERS = int(w[1])
+                continue
             if w[0] == "IDLE":
                 self.idle = int(w[1])
                 return None
@@ -283,7 +290,7 @@ class ScriptedHal(VirtualHal):
         return "longsession"
 
     def read(self):
-        if D.ended and D.owed <= 0 or D.errmem + D.evmem >= LIMIT:
+        if D.ended and D.owed <= 0 or D.errmem >= LIMIT:
             raise KeyboardInterrupt
         line = D.next_line()
         if line is None:
