@@ -198,7 +198,9 @@ for cmd in sys.argv[3:]:
         four[0] = 1
         press = drive_four.presser(app, hal, four)
     elif w[0] == "STATE":
-        print("STATE", app.state_text())
+        sys.stdout.write("STATE ")      # (the fields piece by piece, as the link writes them)
+        app.state_into(sys.stdout.write)
+        print()
     elif w[0] == "NOTE":
         print("NOTE", app.note)
     elif w[0] == "THINK":
@@ -233,7 +235,9 @@ for cmd in sys.argv[3:]:
         for b in hal.out:
             print(b.decode().strip()[:200])
         hal.out = []
-print("STATE", app.state_text())
+sys.stdout.write("STATE ")
+app.state_into(sys.stdout.write)
+print()
 print("PEAK", peak)
 if four[0]:
     print("FOURKEYS", four[0] - 1)

@@ -67,7 +67,7 @@ def run(w, app, hal, key_play):
             app.press("OK")
         m = app.game.m
         turn = m.turn
-        app.link.spare()        # (the emergency reserve already let go: the loop's own path)
+        app.link.reserve = None     # (the emergency reserve already let go: the loop's own path)
         app.fault(MemoryError())
         for i in range(100):
             app.tick()

@@ -68,7 +68,6 @@ class App:
         self.journal.listener = self._on_event
         self.input = Input(self.profile)
         self.rend = render.Renderer(self.profile)
-        self.link.leds(len(self.rend.frame))    # (the !LED line's buffer, while the heap is whole)
         # the LED map and colours now live in the renderer's tables and the key map in the HAL's
         # and the input's: free the parsed JSON (heap is scarce)
         for k in ("leds", "colours", "input", "about"):
@@ -430,6 +429,8 @@ class App:
             lk = self.input.key(k)
             self.dirty = True
             if lk:
+                self.link.reserve = None    # (a key on the board, as a request: the
+                                            # link's emergency reserve's room)
                 self.press(lk, True)
         self.tick()
         hal.feed()                  # (the work of a key or a request, then its frame)
@@ -461,7 +462,7 @@ class App:
                 # the emergency reserve's room for the next pass, which does the same work
                 # again (the bot's turn, the timer's step; a key is refused whole and
                 # pressed again), quietly
-                self.link.spare()
+                self.link.reserve = None
                 gc.collect()
                 return
             # no reserve left: say so, free what can be freed and carry on
@@ -610,12 +611,6 @@ class App:
         lines = v.lines()
         self.hal.text(lines)
         self.link.event("TEXT " + "|".join(lines))
-
-    def state_text(self):
-        """STATE's fields as one string (tests; the link writes them piece by piece)."""
-        parts = []
-        self.state_into(parts.append)
-        return "".join(parts)
 
     def state_into(self, add):
         """STATE's fields, piece by piece to add(str): no string of the whole line is made (a

@@ -219,18 +219,9 @@ class ChouetteGame(Game):
     def fields(self, add):
         ch = self.ch
         Game.fields(self, add)
-        add(" chouette=%s line=" % ch.cubes)
-        for i, p in enumerate(ch.line):
-            add("," + ch.names[p] if i else ch.names[p])
-        add(" members=")
-        members = self.members()
-        for i, m in enumerate(members):
-            add("," + m if i else m)
-        if not members:
-            add("-")
-        add(" scores=")
-        for p in range(len(ch.names)):
-            add("%s%s:%d" % ("," if p else "", ch.names[p], ch.scores[p]))
+        add(" chouette=%s line=%s members=%s scores=%s" % (
+            ch.cubes, ",".join(ch.names[p] for p in ch.line), ",".join(self.members()) or "-",
+            ",".join("%s:%d" % (ch.names[p], ch.scores[p]) for p in range(len(ch.names)))))
 
     def text(self):
         """The display's lines between the status and the message (an OLED line holds 16

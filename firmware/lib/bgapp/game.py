@@ -178,17 +178,16 @@ class Game:
         return m.cube, m.owner
 
     def fields(self, add):
-        """STATE's fields of the game, piece by piece to add(str)."""
+        """STATE's fields of the game, to add(str) (bgapp.link writes them piece by piece)."""
         m = self.rep.match
         d = m.dice
         add("phase=%s pos=%s match=%s turn=%d dice=%s mode=%s length=%d score=%d-%d "
-            % (m.phase, m.pos.id(), m.match_id(), m.turn, "%d%d" % d if d else "-",
-               m.rules.mode, m.rules.length, m.score[0], m.score[1]))
-        add("cube=%d owner=%d game=%d crawford=%d steps=" % (m.cube, m.owner, m.game,
-                                                             1 if m.crawford else 0))
-        add(",".join("%d/%d" % st for st in self.rep.steps) or "-")
-        add(" players=%s,%s record=%s" % (self.names[0], self.names[1],
-                                          self.app.journal.name or "-"))
+            "cube=%d owner=%d game=%d crawford=%d steps=%s players=%s,%s record=%s"
+            % (m.phase, m.pos.id(), m.match_id(), m.turn,
+               "%d%d" % d if d else "-", m.rules.mode, m.rules.length, m.score[0],
+               m.score[1], m.cube, m.owner, m.game, 1 if m.crawford else 0,
+               ",".join("%d/%d" % st for st in self.rep.steps) or "-",
+               self.names[0], self.names[1], self.app.journal.name or "-"))
 
 
 def new(app, demo=False):

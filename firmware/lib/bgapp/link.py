@@ -3,7 +3,7 @@
 # and streams events and LED frames as lines beginning with "!" while WATCH is on. It never sends
 # byte 0x03 and never reads it: Ctrl-C still reaches the interpreter. See docs/protocol.md.
 # Every line goes out in ONE write (a power cut never splits a line from its end, so a line is
-# never joined to the next boot's HELLO), built in buffers made at power-up (Out, the frame's):
+# never joined to the next boot's HELLO), built in buffers that are kept (Out, the frame's):
 # a long session's heap, free in small pieces, need not find a block of a line's size.
 
 import binascii
@@ -11,7 +11,6 @@ import sys
 
 from micropython import const
 
-PROTO = const(1)
 MAX_LINE = const(120)
 _KEYS = ("BAR", "OFF", "OK", "UNDO", "DOUBLE", "HINT", "MENU", "LEFT", "RIGHT", "SELECT",
          "BACK", "PIPS", "RESIGN")
@@ -26,38 +25,8 @@ def key_name_ok(name):
 
 _NO_MEMORY = b"ERR memory out of memory while answering\r\n"   # made at import: sent when
                                                                 # nothing more can be allocated
-_OUT = const(1024)      # bytes of the line buffer (STATE of an 8-player chouette: ~700); a
-                        # longer line gets a bigger buffer, kept
 _HEX_PIECE = const(64)  # a frame's bytes hexlified at a time into its line (128 characters)
 _RESERVE = const(2048)  # the emergency reserve: room in one piece kept for the answers
-
-
-class Out:
-    """A line built piece by piece in a preallocated buffer: no string of the line's size is
-    made (STATE's grew by copies: three of ~600 bytes); `line()` is the whole line to write."""
-
-    def __init__(self, size):
-        self.buf = bytearray(size)
-        self.n = 0
-
-    def add(self, piece):
-        """Append a str (encoded: UTF-8) or bytes piece."""
-        b = piece.encode() if isinstance(piece, str) else piece
-        n = self.n
-        end = n + len(b)
-        if end > len(self.buf):
-            bigger = bytearray(end + _OUT)
-            bigger[:n] = memoryview(self.buf)[:n]
-            self.buf = bigger
-        self.buf[n:end] = b
-        self.n = end
-
-    def line(self):
-        """The line so far ended with CR LF (a view of the buffer; starts the next line)."""
-        self.add(b"\r\n")
-        n = self.n
-        self.n = 0
-        return memoryview(self.buf)[:n]
 
 
 class Link:
@@ -69,8 +38,12 @@ class Link:
         self.skipping = False     # an over-long line is being discarded up to its end
         self.bad = False          # the line holds a byte that is not printable text
         self.watching = False
-        self.out = Out(_OUT)      # the answer or event being written
-        self.led = None           # the !LED line's buffer (leds(): its size, at power-up)
+        # the line being written (an answer or an event): built piece by piece (add) in a
+        # buffer that grows to the longest line's size and is kept (STATE's: ~700 bytes in an
+        # 8-player chouette), no string of the whole line made (STATE's grew by copies)
+        self.obuf = bytearray(0)
+        self.on = 0
+        self.led = None           # the !LED line's buffer while WATCH is on (1.5 KB)
         # The emergency reserve: a block kept in one piece while nothing needs it. A long
         # session's heap has tens of KB free in small pieces and may have no 600 bytes in a row
         # (a littlefs file for an import or an open, a module's code): the reserve is let go
@@ -80,11 +53,8 @@ class Link:
         self.reserve = None
         self.retake()
 
-    # ---- the emergency reserve ---------------------------------------------------------------
-    def spare(self):
-        """Let the reserve go: the next allocation that finds no room collects it."""
-        self.reserve = None
-
+    # ---- the emergency reserve (let go: reserve = None; the next allocation that finds no
+    # room collects it) ---------------------------------------------------------------------
     def retake(self):
         """Take the reserve again (if the heap has the room in one piece; else later)."""
         if self.reserve is None:
@@ -94,21 +64,33 @@ class Link:
                 pass
 
     # ---- output ------------------------------------------------------------------------------
-    def send(self, line, head=None):
-        out = self.out
-        out.n = 0                 # (a line cut short by MemoryError is dropped, never sent)
-        if head:
-            out.add(head)
-        out.add(line)
-        self.hal.write(out.line())
+    def add(self, piece):
+        """Append a str (encoded: UTF-8) or bytes piece to the line being written."""
+        b = piece.encode() if isinstance(piece, str) else piece
+        n = self.on
+        end = n + len(b)
+        if end > len(self.obuf):
+            bigger = bytearray(end + 128)
+            bigger[:n] = memoryview(self.obuf)[:n]
+            self.obuf = bigger
+        self.obuf[n:end] = b
+        self.on = end
+
+    def line(self):
+        """The line built, ended with CR LF (a view of the buffer; the next line starts)."""
+        self.add(b"\r\n")
+        n = self.on
+        self.on = 0
+        return memoryview(self.obuf)[:n]
+
+    def send(self, line):
+        self.on = 0               # (a line cut short by MemoryError is dropped, never sent)
+        self.add(line)
+        self.hal.write(self.line())
 
     def event(self, text):
         if self.watching:
-            self.send(text, b"!")
-
-    def leds(self, n):
-        """Make the buffer of a frame of n bytes' !LED line now (at power-up, the heap whole)."""
-        self.led = bytearray(11 + 2 * n)
+            self.send("!" + text)
 
     def frame(self, brightness, frame):
         """Send a frame's !LED line if WATCH is on; False if it could not be made (out of
@@ -116,20 +98,18 @@ class Link:
         if not self.watching:
             return True
         n = len(frame)
-        if self.led is None or len(self.led) < 11 + 2 * n:
-            self.leds(n)
-        buf = memoryview(self.led)
         try:
+            if self.led is None:
+                self.led = bytearray(11 + 2 * n)
+            buf = memoryview(self.led)
             head = b"!LED %d " % brightness
             at = len(head)
             buf[:at] = head
             src = memoryview(frame)
-            hexlify = binascii.hexlify
             for i in range(0, n, _HEX_PIECE):
-                j = min(i + _HEX_PIECE, n)
-                k = at + 2 * (j - i)
-                buf[at:k] = hexlify(src[i:j])
-                at = k
+                h = binascii.hexlify(src[i:i + _HEX_PIECE])
+                buf[at:at + len(h)] = h
+                at += len(h)
         except MemoryError:
             return False
         buf[at:at + 2] = b"\r\n"
@@ -166,7 +146,7 @@ class Link:
         skipping, bad = self.skipping, self.bad
         self.n = 0
         self.skipping = self.bad = False
-        self.spare()            # (the answer may use the reserve's room)
+        self.reserve = None     # (the answer may use the reserve's room)
         try:
             if skipping:
                 self.send("ERR toolong a line has at most %d characters" % MAX_LINE)
@@ -213,25 +193,11 @@ class Link:
             self.send("ERR internal %s: %r" % (cmd, e))
 
     # ---- commands ----------------------------------------------------------------------------
-    def _hello(self, args):
-        a = self.app
-        for arg in args:            # HELLO time=...: the host's date and time, for the records
-            if arg.startswith("time="):
-                from bgapp import clock
-                why = clock.set_from(arg[5:])
-                if why:
-                    self.send("ERR args " + why)
-                    return
-        self.send("HELLO bgboard proto=%d fw=%s board=%s profile=%s hal=%s"
-                  % (PROTO, a.FW, self.hal.board_id(), a.profile.get("name", "-"),
-                     a.profile.get("hal", "-")))
-
     def _state(self, args):
-        out = self.out
-        out.n = 0
-        out.add(b"STATE ")
-        self.app.state_into(out.add)
-        self.hal.write(out.line())
+        self.on = 0
+        self.add(b"STATE ")
+        self.app.state_into(self.add)
+        self.hal.write(self.line())
 
     def _key(self, args):
         long = len(args) == 2 and args[1].lower() == "long"
@@ -262,20 +228,13 @@ class Link:
             self.send("ERR args WATCH takes on or off")
             return
         self.watching = args[0].lower() == "on"
+        self.led = None           # (the !LED line's buffer: made by the next frame, kept
+                                  # while WATCH is on)
         self.send("OK WATCH %s" % args[0].lower())
         if self.watching:
             self.app.dirty = True      # the current frame follows at once
 
 
-def _fast(self, args):
-    if len(args) != 1 or args[0].lower() not in ("on", "off"):
-        self.send("ERR args FAST takes on or off")
-        return
-    self.app.fast = args[0].lower() == "on"
-    self.send("OK FAST %s" % args[0].lower())
-
-
-_COMMANDS = {"HELLO": Link._hello, "STATE": Link._state, "KEY": Link._key, "WATCH": Link._watch,
-             "FAST": _fast}
+_COMMANDS = {"STATE": Link._state, "KEY": Link._key, "WATCH": Link._watch}
 # the requests a game does not need, in bgapp.link_more: loaded for one request, then dropped
-_MORE = ("LOGS", "GET", "DEL", "PULLED", "DEMO", "TICKETS")
+_MORE = ("HELLO", "FAST", "LOGS", "GET", "DEL", "PULLED", "DEMO", "TICKETS")

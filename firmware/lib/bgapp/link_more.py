@@ -1,5 +1,5 @@
-# The serial requests a game does not need: the records (LOGS, GET, DEL, PULLED), DEMO and
-# TICKETS.
+# The serial requests a game does not need: HELLO and FAST, the records (LOGS, GET, DEL,
+# PULLED), DEMO and TICKETS.
 # bgapp.link loads this module for one of them and drops it after (its code stays off the heap
 # while a game runs). Each handler takes the Link and the request's words. See docs/protocol.md.
 
@@ -10,6 +10,7 @@ import os
 from micropython import const
 
 CHUNK = const(96)          # file bytes per D line (128 characters of base64)
+_PROTO = const(1)          # the protocol's version (HELLO proto=)
 
 
 def _name_ok(name):
@@ -19,6 +20,29 @@ def _name_ok(name):
         if not (c.isalpha() or c.isdigit() or c in "._-"):
             return False
     return True
+
+
+def hello(link, args):
+    a = link.app
+    for arg in args:            # HELLO time=...: the host's date and time, for the records
+        if arg.startswith("time="):
+            from bgapp import clock
+            why = clock.set_from(arg[5:])
+            if why:
+                link.send("ERR args " + why)
+                return
+    link.send("HELLO bgboard proto=%d fw=%s board=%s profile=%s hal=%s"
+              % (_PROTO, a.FW, link.hal.board_id(), a.profile.get("name", "-"),
+                 a.profile.get("hal", "-")))
+
+
+def fast(link, args):
+    w = " ".join(args).lower()
+    if w not in ("on", "off"):
+        link.send("ERR args FAST takes on or off")
+        return
+    link.app.fast = w == "on"
+    link.send("OK FAST " + w)
 
 
 def logs(link, args):
@@ -113,12 +137,8 @@ def get(link, args):
             k = f.readinto(buf)
             if not k:
                 break
-            out = link.out              # the D line in one write (its base64 ends in \n)
-            out.n = 0
-            out.add(b"D %d " % off)
-            out.add(binascii.b2a_base64(buf[:k] if k < CHUNK else buf))
-            link.hal.write(memoryview(out.buf)[:out.n])
-            out.n = 0
+            # the D line in one write (its base64 ends in \n)
+            link.hal.write(b"D %d " % off + binascii.b2a_base64(buf[:k] if k < CHUNK else buf))
             off += k
             link.hal.feed()
     link.send("END %s %d" % (name, off))
@@ -167,12 +187,10 @@ def tickets(link, args):
     try:
         _tickets_answer(link, args)
     finally:
+        from bgapp.app import drop
         for m in _TICKETS_CODE:
-            if m not in had and m in sys.modules:
-                del sys.modules[m]
-                pkg, name = m.split(".")
-                if hasattr(sys.modules.get(pkg), name):
-                    delattr(sys.modules[pkg], name)
+            if m not in had:
+                drop(m)
 
 
 _TICKETS_CODE = ("bgapp.tickets", "bgcore.rankfields")
@@ -218,5 +236,5 @@ def _tickets_answer(link, args):
                   % MAX_ASK)
 
 
-HANDLERS = {"LOGS": logs, "GET": get, "DEL": delete, "PULLED": pulled, "DEMO": demo,
-            "TICKETS": tickets}
+HANDLERS = {"HELLO": hello, "FAST": fast, "LOGS": logs, "GET": get, "DEL": delete,
+            "PULLED": pulled, "DEMO": demo, "TICKETS": tickets}
