@@ -460,8 +460,8 @@ class App:
             # nothing was written (events are checked before they go to flash)
             if self.link.reserve is not None:
                 # the emergency reserve's room for the next pass, which does the same work
-                # again (the bot's turn, the timer's step; a key is refused whole and
-                # pressed again), quietly
+                # again (the bot's turn, the timer's step), quietly (a key on the board or
+                # a request had the reserve's room already: they come here without it)
                 self.link.reserve = None
                 gc.collect()
                 return

@@ -3,8 +3,8 @@
 # and streams events and LED frames as lines beginning with "!" while WATCH is on. It never sends
 # byte 0x03 and never reads it: Ctrl-C still reaches the interpreter. See docs/protocol.md.
 # Every line goes out in ONE write (a power cut never splits a line from its end, so a line is
-# never joined to the next boot's HELLO), built in buffers that are kept (Out, the frame's):
-# a long session's heap, free in small pieces, need not find a block of a line's size.
+# never joined to the next boot's HELLO), built in buffers that are kept (the line's, add();
+# the frame's): a long session's heap, free in small pieces, need not find a line-sized block.
 
 import binascii
 import sys
