@@ -420,6 +420,15 @@ class ChipBoard:
             msg["hold_ms"] = hold_ms
         self._send("K", json.dumps(msg))
 
+    def press_at_erase(self, name, scan_ms):
+        """Arm a tap of key `name`: it closes as the chip's next flash sector erase begins (a
+        flash write in progress, interrupts off) and opens `scan_ms` emulated ms after the
+        firmware next drives a row pin (its first look at the keys after the write). Its
+        moment on the pins arrives in self.pressed when it happens."""
+        row, col = self.pins[name]
+        self._send("K", json.dumps({"row": row, "col": col, "down": True, "at": "erase",
+                                    "scan_ms": scan_ms}))
+
     def press(self, name, hold_ms=80, timeout=60):
         """Press key `name` for hold_ms (emulated) and return the emulated ns at which it closed
         on the pins (the latency figures count from there)."""
