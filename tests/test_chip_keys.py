@@ -75,3 +75,37 @@ def test_a_key_tapped_during_a_settings_write_counts(tmp_path):
             "the tap of P9 during the flash erase was lost: %s" % after["settings"]
     finally:
         b.stop()
+
+
+def test_menu_taps_are_written_once_the_keys_are_quiet(tmp_path):
+    """A person stepping through the menu (three taps 300 ms apart): nothing goes to flash
+    between the taps, so no tap can fall into a write; the settings are written once the keys
+    have been quiet for 1.5 s, and hold the last tap's change."""
+    chip.install(tmp_path / "flash.img", "reference")
+    b = chip.ChipBoard(tmp_path / "link", tmp_path / "flash.img").start()
+    try:
+        b.wait(lambda: len(b.frames) > 0, 600, "the first LED frame")
+        assert state(b.link)["view"] == "menu"
+        taps = []
+        for key in ("P9", "P10", "P9"):            # money, match, money
+            t = b.press(key, hold_ms=80)
+            assert changed_frame_after(b, t) is not None, "%s was not answered" % key
+            taps.append(t)
+            t_next = t + 300e6
+            while b.stats()["ns"] < t_next:
+                time.sleep(0.2)
+        last = taps[-1]
+        while b.stats()["ns"] < last + 2500e6:
+            time.sleep(0.3)
+        writes = [t for t in b.stats()["flash_ns"] if t > taps[0]]
+        print("flash writes after the first tap, ms after the last: %s"
+              % ", ".join("%.0f" % ((t - last) / 1e6) for t in writes))
+        assert writes, "the settings were never written"
+        assert min(writes) >= last + 1500e6, "a flash write among the taps"
+        assert state(b.link)["settings"].startswith("money,")
+        from bgboard import vboard
+        import json
+        saved = json.loads(vboard.read_file(tmp_path / "flash.img", "/data/conf/settings.json"))
+        assert saved["mode"] == "money"
+    finally:
+        b.stop()

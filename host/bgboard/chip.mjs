@@ -92,8 +92,11 @@ function romFunction(code) {
   throw new Error('boot ROM function not found: ' + code.toString(16));
 }
 const ROM_ERASE = romFunction(0x4552), ROM_PROGRAM = romFunction(0x5052); // 'RE', 'RP'
+const flashTimes = [];   // emulated ns of the latest flash erases and programs (stats' flash_ns)
 function flashCall(pc) {
   const r = core.registers;
+  flashTimes.push(clock.nanos);
+  if (flashTimes.length > 500) flashTimes.shift();
   const off = r[0] & 0xffffff;
   if (pc === ROM_ERASE && atErase) {
     press(atErase);
@@ -334,7 +337,8 @@ process.stdin.on('end', () => (quitting = true));
 
 let busyNs = 0;
 function stats() {
-  return { ns: clock.nanos, busy_ns: busyNs, feeds: feeds.count, max_feed_gap_ns: feeds.maxGap };
+  return { ns: clock.nanos, busy_ns: busyNs, feeds: feeds.count, max_feed_gap_ns: feeds.maxGap,
+    flash_ns: flashTimes };
 }
 
 // ---- the run loop: slices of instructions, then I/O

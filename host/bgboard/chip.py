@@ -398,8 +398,9 @@ class ChipBoard:
                 self.cond.wait(min(left, 0.5))
 
     def stats(self, timeout=30, reset_feeds=False):
-        """{"ns": emulated time, "busy_ns": CPU busy time, "feeds", "max_feed_gap_ns"} since
-        the boot (the longest feed gap since the last reset_feeds)."""
+        """{"ns": emulated time, "busy_ns": CPU busy time, "feeds", "max_feed_gap_ns",
+        "flash_ns": the emulated ns of the latest 500 flash erases and programs} since the boot
+        (the longest feed gap since the last reset_feeds)."""
         with self.cond:
             self._stats = None
         self._send("Z", "reset" if reset_feeds else "")

@@ -51,6 +51,11 @@ from bgapp.input import Input
 from bgapp import game, moves, render
 
 _FRAME_MS = const(100)     # WATCH: at most ten LED frames a second
+# a setting changed on the board's keys is written once they have been quiet this long: a
+# person stepping through the menu is not held up by (nor taps into) the flash writes, which
+# stop the key scan for 5-8 ms, 63 ms with a sector erase (emulated RP2040). A power cut in
+# that time loses that setting (the file on flash is the whole old one or the whole new one)
+_QUIET_MS = const(1500)
 
 
 class App:
@@ -95,7 +100,8 @@ class App:
         self.flash = 0            # ticks until which a refusal is shown
         self.fast = False
         self.dirty = True
-        self.unsaved = False      # a menu key changed the settings: written after the frame
+        self.unsaved = False      # a menu key changed the settings: written after the frame,
+        self.quiet_at = None      # once the board's keys are quiet (ticks; None: at once)
         self.sent = 0             # when the last frame went out on WATCH
         self.stale = False        # a newer frame is waiting to go out
         self.note = self.journal.settings_note or ""
@@ -388,6 +394,11 @@ class App:
                 self.game.write_held()      # (a step shown just before the break)
             except Exception:
                 pass
+        if self.unsaved:                    # (a setting waiting for the keys' quiet)
+            try:
+                self.save_settings()
+            except Exception:
+                pass
         self.journal.close()
         mods = sys.modules
         collect = gc.collect
@@ -428,13 +439,16 @@ class App:
             self.dirty = True
             if lk:
                 self.press(lk, True)
+        if keyed:
+            self.quiet_at = time.ticks_add(hal.ticks_ms(), _QUIET_MS)
         self.tick()
         hal.feed()                  # (the work of a key or a request, then its frame)
         if self.dirty:
             self.show()
         if self.game and self.game.held:    # the step's answer is lit: now the flash write
             self.write_held()
-        if self.unsaved:            # the key's answer is lit: now the flash write
+        if self.unsaved and (self.quiet_at is None or time.ticks_diff(
+                hal.ticks_ms(), self.quiet_at) >= 0):   # lit, and the keys quiet: the write
             self.save_settings()
         if keyed:                   # the garbage of a key's answer collected now, not in
             gc.collect()            # the middle of the next one's
@@ -504,8 +518,8 @@ class App:
         unless `lit_first` (a key on the board itself): then its answer is lit first and the
         step written right after the frame (the loop; bgapp.game.Game.ev's `held`)."""
         self.dirty = True
-        if self.unsaved:          # (a key handled outside the loop: the last one's settings)
-            self.save_settings()
+        if self.unsaved and not lit_first:  # (a key from the link: the last one's settings;
+            self.save_settings()            # the board's own wait for the quiet, App._loop)
         if not self.pending:
             self.message = ""
         if key != self.confirm:
@@ -548,6 +562,7 @@ class App:
         if self.did:
             self.did("settings")
         self.unsaved = False
+        self.quiet_at = None
         try:
             self.journal.save_settings()
         except OSError as e:
