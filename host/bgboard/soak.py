@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from bgcore import Position
-from bgboard import protocol, soak_steps, vboard
+from bgboard import paths, protocol, soak_steps, vboard
 from bgboard.transport import SerialTransport
 
 WATCHDOG_SCALE = 200        # an RP2040 runs this firmware about 200x slower than the unix port
@@ -448,9 +448,14 @@ class Soak:
         except ValueError as e:
             self.fault("settings.json is not whole: %s" % e)
             return
+        # (the file holds what differs from the defaults: bgapp.journal.save_settings)
+        paths.firmware_import_path()
+        from bgapp.journal import DEFAULTS
+        unknown = sorted(set(s) - set(DEFAULTS))
+        if unknown:
+            self.fault("settings.json holds fields no firmware writes: %s" % unknown)
+        s = dict(DEFAULTS, **s)
         if self.settings is not None:
-            if set(s) != set(self.settings):
-                self.fault("settings.json lost fields: %s" % sorted(set(self.settings) - set(s)))
             if s.get("next", 0) < self.settings.get("next", 0):
                 self.fault("settings.json went back: next %s after %s"
                            % (s.get("next"), self.settings.get("next")))
