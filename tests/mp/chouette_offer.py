@@ -1,12 +1,17 @@
 # Run by MicroPython's unix port: the board's app in its own main loop (App._loop: a pass, a fault
-# said and survived, the watchdog fed, the idle pause) with a HAL whose keys are a person's: a
-# three-player multiple-cube chouette, the person in seat 3 and bots in seats 1 and 2, WATCH on.
-# The heap runs out right after a bot's cube offer is on flash (the HAL holds every free byte
-# from the offer's `!EV CDOUBLE` until the loop next feeds the watchdog), as a long chouette's
-# fragmented heap can make it fail before the offer's screen is up. The person plays on: OK
-# takes an offered cube and rolls, a play of each roll is keyed in. Stops when game 1 is over or
-# after PASSES passes. argv: data dir, profile path, dice seed. Prints each `!EV`, `!NO` and
-# `!ERROR` line, "OOM <event>" where the heap ran out, "PASSES n" and the final STATE.
+# said and survived, the watchdog fed, the idle pause) with a HAL whose keys are a person's, WATCH
+# on. argv: data dir, profile path, dice seed, mode:
+#   offer   a three-player multiple-cube chouette set up by keys (the person in seat 3, bots in
+#           seats 1 and 2). The heap runs out right after a bot's cube offer is on flash (the HAL
+#           holds every free byte from the offer's `!EV CDOUBLE` until the loop next feeds the
+#           watchdog), as a long chouette's fragmented heap can make it fail before the offer's
+#           screen is up. The person plays on: OK takes an offered cube and rolls, a play of each
+#           roll is keyed in. Stops when game 1 is over or after PASSES passes.
+#   resume  the record in the data dir resumed at power-up; the person waits 150 passes, then
+#           presses MENU, P7 and OK (a new game, two players) and OK (its opening roll); stops
+#           after 200 passes.
+# Prints each `!EV`, `!NO` (a key refused, the heap out) and `!ERROR` line, "OOM <event>" where
+# the heap ran out, "PASSES n" and the final STATE.
 import sys
 import gc
 
@@ -18,7 +23,7 @@ class Stop(BaseException):
 
 
 class Hal:
-    def __init__(self, profile, data, seed):
+    def __init__(self, profile, data, seed, mode):
         self.profile = profile
         self.data_dir = data
         self.brightness = 0
@@ -29,7 +34,8 @@ class Hal:
         self.queue = []           # the keys the person presses in the next pass
         self.passes = 0
         self.hog = None           # the heap's free bytes, held (see write)
-        self.armed = True
+        self.armed = mode == "offer"
+        self.mode = mode
 
     def seed(self):
         return self.dice
@@ -70,14 +76,7 @@ class Hal:
             print(line)
             if self.armed and line.startswith("!EV CDOUBLE"):
                 self.armed = False
-                hog = []
-                for size in (4096, 256, 16):
-                    try:
-                        while True:
-                            hog.append(bytearray(size))
-                    except MemoryError:
-                        pass
-                self.hog = hog
+                self.hog = hog()
                 print("OOM", line[4:])
 
     def feed(self):
@@ -88,6 +87,11 @@ class Hal:
         self.passes += 1
         app = self.app
         g = app.game
+        if self.mode == "resume":
+            if self.passes >= 200:
+                raise Stop()
+            self.queue = {150: ["MENU"], 151: ["P7", "OK"], 152: ["OK"]}.get(self.passes, [])
+            return
         if self.passes >= PASSES or g.m.phase == "game_over":
             raise Stop()
         if app.pending or app.anim.hops or app.play.waits != "player":
@@ -109,6 +113,19 @@ class Hal:
             self.queue.append("OK")   # takes, rolls, lets the bot captain roll
 
 
+def hog():
+    """Every free byte of the heap, held: big blocks, then smaller ones, then the last single
+    GC blocks (a chain of tuples: nothing that grows, so no block is left over)."""
+    chain = None
+    for size in (4096, 256, 0):
+        try:
+            while True:
+                chain = (chain, bytearray(size)) if size else (chain,)
+        except MemoryError:
+            pass
+    return chain
+
+
 from bghal import profile as P
 prof = P.load(sys.argv[2])
 del sys.modules["bghal.profile"]
@@ -116,14 +133,15 @@ del P
 import bghal
 del bghal.profile
 gc.collect()
-hal = Hal(prof, sys.argv[1], int(sys.argv[3]))
+hal = Hal(prof, sys.argv[1], int(sys.argv[3]), sys.argv[4])
 from bgapp.app import App
 app = hal.app = App(hal)
 app.fast = True
 app.link.watching = True
-for k in ("DOUBLE", "P3", "P10", "P13", "P14", "OK"):     # the chouette's set-up in the menu
-    why = app.press(k)
-    assert why is None, (k, why)
+if hal.mode == "offer":
+    for k in ("DOUBLE", "P3", "P10", "P13", "P14", "OK"):     # the chouette's set-up in the menu
+        why = app.press(k)
+        assert why is None, (k, why)
 try:
     app._loop()
 except Stop:

@@ -91,6 +91,9 @@ class App:
         self.pending = None       # the timer: (function, due ticks)
         self.naming = None        # the name entry after a ranked win (view_name), while due
         self.confirm = ""         # a key pressed once to unrank a ranked game, to press again
+        self.unsettled = False    # a pass faulted: the game's view is chosen again (settle)
+        self.last_fault = None    # (view, repr) of the last fault reported, until a key
+        self.halted = None        # the view that faulted twice alike: not ticked until a key
         self.message = ""
         self.flash = 0            # ticks until which a refusal is shown
         self.fast = False
@@ -421,6 +424,8 @@ class App:
         and the writes a step or a setting left. True when requests are still waiting."""
         hal = self.hal
         keyed = False
+        if self.unsettled:
+            self.settle()
         waiting = self.link.poll()   # requests waiting: read on without a pause
         for k in hal.keys():
             keyed = True
@@ -443,9 +448,12 @@ class App:
         return waiting
 
     def fault(self, e):
-        """What a pass of the loop could not finish: the board says why and goes on."""
+        """What a pass of the loop could not finish: the board says why and goes on. The game's
+        view is chosen again at the next pass (settle). A fault other than the heap's that comes
+        again in the same view with no key between is not said again (again)."""
         self.pending = None
         self.dirty = True
+        self.unsettled = True
         if isinstance(e, WriteFailed):
             # the board's own action (the bot's move, the next game) did not reach flash:
             # the game stands where its record is; the menu shows why (no retry loop)
@@ -459,6 +467,8 @@ class App:
             gc.collect()
             self.message = "out of memory"
             self.link.event("NO out of memory")
+        elif self.again(e):
+            return
         elif isinstance(e, OSError):    # a write the flash refused outside a game's events
             from bgapp.journal import write_failed
             self.message = write_failed(e)
@@ -468,6 +478,26 @@ class App:
             self.message = "error: %r" % e
             self.link.event("ERROR %r" % e)
             self.hal.sleep_ms(200)
+
+    def again(self, e):
+        """Is fault e the last one said, in the same view, with no key since? Then that view is
+        no longer ticked until a key (halted): a view whose tick fails the same way each time
+        says so once and the board answers keys, instead of the same message at every pass.
+        (Not for the heap's faults: the view tries again once a collection has made room.)"""
+        seen = (self.view, repr(e))
+        if seen == self.last_fault:
+            self.halted = self.view       # (the message is still on the display)
+            return True
+        self.last_fault = seen
+        return False
+
+    def settle(self):
+        """After a fault: the view for the game's state becomes the game's view if it is not
+        (an event recorded, then the heap ran out before its view was set: the chouette's bot
+        offered a cube and its old view went on rolling, refused again and again)."""
+        self.unsettled = False
+        if self.game and self.game_view() is not self.play:
+            self.changed()
 
     def tick(self):
         now = self.hal.ticks_ms()
@@ -486,7 +516,8 @@ class App:
         if self.flash and time.ticks_diff(now, self.flash) >= 0:
             self.flash = 0
             self.dirty = True
-        if self.view.playing and self.game:
+        if self.view.playing and self.game and not self.unsettled \
+                and self.view is not self.halted:
             if self.did:
                 self.did(type(self.view).__name__)
             self.view.tick()
@@ -504,6 +535,9 @@ class App:
         unless `lit_first` (a key on the board itself): then its answer is lit first and the
         step written right after the frame (the loop; bgapp.game.Game.ev's `held`)."""
         self.dirty = True
+        self.last_fault = self.halted = None    # (a fault may be said again, a view ticked)
+        if self.unsettled:
+            self.settle()
         if self.unsaved:          # (a key handled outside the loop: the last one's settings)
             self.save_settings()
         if not self.pending:
