@@ -55,6 +55,10 @@ _FRAME_MS = const(100)     # WATCH: at most ten LED frames a second
 
 class App:
     from bgcore import __version__ as FW     # the firmware version: bgcore's, in one place
+    # (bgapp.fault; on the instance only once a fault came: a long chouette's heap is tight)
+    last_fault = None         # (view, repr) of the last fault said, until a key
+    halted = None             # the view whose tick failed the same way again: not ticked until
+                              # a key
 
     def __init__(self, hal, lit_first=False):
         """`lit_first` (the board at power-up, before run): the first frame before the bot and
@@ -92,8 +96,6 @@ class App:
         self.naming = None        # the name entry after a ranked win (view_name), while due
         self.confirm = ""         # a key pressed once to unrank a ranked game, to press again
         self.unsettled = False    # a pass faulted: the game's view is chosen again (settle)
-        self.last_fault = None    # (view, repr) of the last fault reported, until a key
-        self.halted = None        # the view that faulted twice alike: not ticked until a key
         self.message = ""
         self.flash = 0            # ticks until which a refusal is shown
         self.fast = False
@@ -424,8 +426,6 @@ class App:
         and the writes a step or a setting left. True when requests are still waiting."""
         hal = self.hal
         keyed = False
-        if self.unsettled:
-            self.settle()
         waiting = self.link.poll()   # requests waiting: read on without a pause
         for k in hal.keys():
             keyed = True
@@ -448,48 +448,23 @@ class App:
         return waiting
 
     def fault(self, e):
-        """What a pass of the loop could not finish: the board says why and goes on. The game's
-        view is chosen again at the next pass (settle). A fault other than the heap's that comes
-        again in the same view with no key between is not said again (again)."""
+        """What a pass of the loop could not finish: the board says why and goes on (the heap's
+        faults here, the others in bgapp.fault, loaded when one comes). The game's view is
+        chosen again at the next key or tick (settle)."""
         self.pending = None
         self.dirty = True
         self.unsettled = True
-        if isinstance(e, WriteFailed):
-            # the board's own action (the bot's move, the next game) did not reach flash:
-            # the game stands where its record is; the menu shows why (no retry loop)
-            self.message = str(e)
-            self.link.event("NO " + str(e))
-            self.to_menu()
-        elif isinstance(e, MemoryError):
+        if isinstance(e, MemoryError):
             # nothing was written (events are checked before they go to flash): say so,
-            # free what can be freed and carry on
+            # free what can be freed and carry on (the view tries again once there is room)
             self.move.drop()
             gc.collect()
             self.message = "out of memory"
             self.link.event("NO out of memory")
-        elif self.again(e):
-            return
-        elif isinstance(e, OSError):    # a write the flash refused outside a game's events
-            from bgapp.journal import write_failed
-            self.message = write_failed(e)
-            self.link.event("NO " + self.message)
         else:
-            self.anim.hops = None
-            self.message = "error: %r" % e
-            self.link.event("ERROR %r" % e)
-            self.hal.sleep_ms(200)
-
-    def again(self, e):
-        """Is fault e the last one said, in the same view, with no key since? Then that view is
-        no longer ticked until a key (halted): a view whose tick fails the same way each time
-        says so once and the board answers keys, instead of the same message at every pass.
-        (Not for the heap's faults: the view tries again once a collection has made room.)"""
-        seen = (self.view, repr(e))
-        if seen == self.last_fault:
-            self.halted = self.view       # (the message is still on the display)
-            return True
-        self.last_fault = seen
-        return False
+            from bgapp.fault import said
+            said(self, e)
+            unload("fault")
 
     def settle(self):
         """After a fault: the view for the game's state becomes the game's view if it is not
@@ -500,6 +475,8 @@ class App:
             self.changed()
 
     def tick(self):
+        if self.unsettled:
+            self.settle()
         now = self.hal.ticks_ms()
         if self.stale and time.ticks_diff(now, self.sent) >= _FRAME_MS:
             self.dirty = True
@@ -516,8 +493,7 @@ class App:
         if self.flash and time.ticks_diff(now, self.flash) >= 0:
             self.flash = 0
             self.dirty = True
-        if self.view.playing and self.game and not self.unsettled \
-                and self.view is not self.halted:
+        if self.view.playing and self.game and self.view is not self.halted:
             if self.did:
                 self.did(type(self.view).__name__)
             self.view.tick()
@@ -535,7 +511,8 @@ class App:
         unless `lit_first` (a key on the board itself): then its answer is lit first and the
         step written right after the frame (the loop; bgapp.game.Game.ev's `held`)."""
         self.dirty = True
-        self.last_fault = self.halted = None    # (a fault may be said again, a view ticked)
+        if self.last_fault:       # a fault may be said again, the view that failed ticked
+            self.last_fault = self.halted = None
         if self.unsettled:
             self.settle()
         if self.unsaved:          # (a key handled outside the loop: the last one's settings)
