@@ -35,7 +35,7 @@ WATCHDOG_MS = 8000          # the RP2040's watchdog (bghal.rp2.WDT_TIMEOUT_MS)
 BOOT_LIMIT = 30.0           # seconds a board may take to answer HELLO after a cut
 ANSWER_LIMIT = 30.0         # seconds for one answer (a bot's move on a loaded machine)
 BATCH = 25                  # garbage lines between two checks that each had exactly one answer
-RECENT_KEPT = 12             # the board's last `!` lines said with its first !ERROR
+RECENT_KEPT = 12            # the board's last `!` lines said with its first !ERROR
 MARK = "KEY P99"            # a request with a known answer that closes a batch
 KEY_NAMES = (["P%d" % i for i in range(1, 25)]
              + ["BAR", "OFF", "OK", "UNDO", "DOUBLE", "HINT", "MENU", "PIPS",
