@@ -2,9 +2,10 @@
 cube of player 3 is offered: take or drop first')` at every pass of its main loop. A bot offered
 a cube (the CDOUBLE on flash), then the heap ran out before the offer's screen came up (App.changed
 never finished): the bot's turn view stayed and rolled again and again, refused each time, and the
-game stood still. Here the real firmware on the unix port runs its own main loop (App._loop) with
-the heap exhausted right after a bot's offer: the board says `!NO out of memory` once, the offer is
-answered and the game plays on to its end, and the record replays."""
+game stood still. A person's offer over the link (KEY OK on the double screen) cut the same way left
+that screen up, refusing every key. Here the real firmware on the unix port runs its own main loop
+(App._loop) with the heap exhausted right after an offer: the board says it is out of memory, the
+offer is answered and the game plays on to its end, and the record replays."""
 
 import re
 
@@ -19,24 +20,31 @@ DRIVE = ROOT / "tests" / "mp" / "chouette_offer.py"
 PROFILE = ROOT / "hardware" / "profiles" / "reference.json"
 
 
-# (dice seed, the member whose cube a bot offers when the heap runs out: seed 2, the bot box
-# doubles the person; seed 3, a bot member doubles the person who is the box)
-@pytest.mark.parametrize("seed, member", [(2, 0), (3, 2)])
-def test_a_bots_cube_offer_interrupted_by_the_heap_is_answered_and_the_game_goes_on(
-        tmp_path, mpy_lib, seed, member):
-    r = run_micropython(DRIVE, str(tmp_path), str(PROFILE), str(seed), "offer", heap="256k", lib=mpy_lib)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+# (who offers, dice seed, the member whose cube is offered when the heap runs out: "offer" seed
+# 2, the bot box doubles the person; seed 3, a bot member doubles the person, who is the box;
+# "double": the person doubles over the link (KEY lines), seed 2 as the box, seed 4 as a member;
+# before, the double screen stayed and refused every key: "pick a cube first")
+@pytest.mark.parametrize("mode, seed, member", [("offer", 2, 0), ("offer", 3, 2),
+                                                ("double", 2, 1), ("double", 4, 0)])
+def test_a_cube_offer_interrupted_by_the_heap_is_answered_and_the_game_goes_on(
+        tmp_path, mpy_lib, mode, seed, member):
+    r = run_micropython(DRIVE, str(tmp_path), str(PROFILE), str(seed), mode, heap="256k",
+                        lib=mpy_lib)
     lines = r.stdout.splitlines()
     # the heap ran out right after the bot's offer was on flash
     offer = "CDOUBLE %d 2" % member
     assert [ln for ln in lines if ln.startswith("OOM ")] == ["OOM " + offer]
+    if mode == "double":        # (the person's KEY OK that offered it)
+        assert "ERR memory out of memory while answering KEY" in lines
     errors = [ln for ln in lines if ln.startswith("!ERROR")]
     assert errors == [], "%d errors, the first: %s" % (len(errors), errors[0])
     # the offer was answered, and the game went on to its end
     events = [ln[4:] for ln in lines if ln.startswith("!EV ")]
     after = events[events.index(offer) + 1:]
     answer = [e for e in after if re.match(r"C(TAKE|DROP) %d$" % member, e)]
-    assert answer, after[:10]
+    assert answer, "never answered; the board said: %s" % sorted(
+        set(ln for ln in lines if ln.startswith("!NO")))
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
     assert any(e.startswith("ROLL ") for e in after[after.index(answer[0]):])
     state = dict(w.split("=", 1) for w in lines[-1].split()[1:] if "=" in w)
     assert state["phase"] == "game_over", lines[-1]
@@ -46,8 +54,8 @@ def test_a_bots_cube_offer_interrupted_by_the_heap_is_answered_and_the_game_goes
     assert [ln.rsplit("|", 1)[0] for ln in text.splitlines()[1:]] == events
     ch, _, _ = chouette.replay(text)
     assert not ch.in_game() and not ch.offers
-    print("seed %d: %s answered %s, game 1 over after %s passes"
-          % (seed, offer, answer[0], lines[-2].split()[1]))
+    print("%s seed %d: %s answered %s, game 1 over after %s passes"
+          % (mode, seed, offer, answer[0], lines[-2].split()[1]))
 
 
 def test_a_fault_at_every_tick_is_said_once_and_the_board_answers_keys(tmp_path, mpy_lib):

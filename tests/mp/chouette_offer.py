@@ -2,16 +2,18 @@
 # said and survived, the watchdog fed, the idle pause) with a HAL whose keys are a person's, WATCH
 # on. argv: data dir, profile path, dice seed, mode:
 #   offer   a three-player multiple-cube chouette set up by keys (the person in seat 3, bots in
-#           seats 1 and 2). The heap runs out right after a bot's cube offer is on flash (the HAL
-#           holds every free byte from the offer's `!EV CDOUBLE` until the loop next feeds the
+#           seats 1 and 2). The heap runs out right after the first cube offer is on flash (the
+#           HAL holds every free byte from the offer's `!EV CDOUBLE` until the loop next feeds the
 #           watchdog), as a long chouette's fragmented heap can make it fail before the offer's
 #           screen is up. The person plays on: OK takes an offered cube and rolls, a play of each
 #           roll is keyed in. Stops when game 1 is over or after PASSES passes.
+#   double  the same, and the person doubles over the link at their first turn (KEY DOUBLE, KEY
+#           P<n> for the last cube they may turn, KEY OK): that offer is the one the heap cuts.
 #   resume  the record in the data dir resumed at power-up; the person waits 150 passes, then
 #           presses MENU, P7 and OK (a new game, two players) and OK (its opening roll); stops
 #           after 200 passes.
-# Prints each `!EV`, `!NO` (a key refused, the heap out) and `!ERROR` line, "OOM <event>" where
-# the heap ran out, "PASSES n" and the final STATE.
+# Prints each `!EV`, `!NO` (a key refused, the heap out) and `!ERROR` line, the link's `ERR`
+# answers, "OOM <event>" where the heap ran out, "PASSES n" and the final STATE.
 import sys
 import gc
 
@@ -34,7 +36,9 @@ class Hal:
         self.queue = []           # the keys the person presses in the next pass
         self.passes = 0
         self.hog = None           # the heap's free bytes, held (see write)
-        self.armed = mode == "offer"
+        self.armed = mode != "resume"
+        self.requests = b""       # the lines the person sends over the link in the next pass
+        self.doubled = False
         self.mode = mode
 
     def seed(self):
@@ -63,7 +67,9 @@ class Hal:
         pass
 
     def read(self):
-        return b""
+        r = self.requests
+        self.requests = b""
+        return r
 
     def keys(self):
         q = self.queue
@@ -71,7 +77,7 @@ class Hal:
         return q
 
     def write(self, b):
-        if b[:4] in (b"!EV ", b"!NO ", b"!ERR"):
+        if b[:4] in (b"!EV ", b"!NO ", b"!ERR") or b[:3] == b"ERR":
             line = bytes(b).decode().strip()
             print(line)
             if self.armed and line.startswith("!EV CDOUBLE"):
@@ -97,7 +103,12 @@ class Hal:
         if app.pending or app.anim.hops or app.play.waits != "player":
             return
         v = app.view
-        if v is app.move:
+        if self.mode == "double" and not self.doubled and v is app.roll \
+                and g.m.phase == "turn" and g.pickable():
+            self.doubled = True
+            n = g.ch.line.index(g.pickable()[-1]) + 1
+            self.requests = b"KEY DOUBLE\nKEY P%d\nKEY OK\n" % n
+        elif v is app.move:
             plays = v.plays
             if not plays:
                 return
@@ -138,7 +149,7 @@ from bgapp.app import App
 app = hal.app = App(hal)
 app.fast = True
 app.link.watching = True
-if hal.mode == "offer":
+if hal.mode != "resume":
     for k in ("DOUBLE", "P3", "P10", "P13", "P14", "OK"):     # the chouette's set-up in the menu
         why = app.press(k)
         assert why is None, (k, why)
