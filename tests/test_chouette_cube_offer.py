@@ -31,7 +31,7 @@ def test_a_cube_offer_interrupted_by_the_heap_is_answered_and_the_game_goes_on(
     r = run_micropython(DRIVE, str(tmp_path), str(PROFILE), str(seed), mode, heap="256k",
                         lib=mpy_lib)
     lines = r.stdout.splitlines()
-    # the heap ran out right after the bot's offer was on flash
+    # the heap ran out right after the offer was on flash
     offer = "CDOUBLE %d 2" % member
     assert [ln for ln in lines if ln.startswith("OOM ")] == ["OOM " + offer]
     if mode == "double":        # (the person's KEY OK that offered it)
