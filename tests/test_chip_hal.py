@@ -77,3 +77,24 @@ def test_ctrl_c_in_the_timer_callback_reaches_the_app():
     with pytest.raises(KeyboardInterrupt):
         b.keys()
     assert b.keys() == []                    # once
+
+
+def test_a_tap_that_began_in_a_stall_counts_and_a_short_glitch_does_not():
+    """A flash write holds the CPU (63 ms for a sector erase on the emulated RP2040): no tick
+    runs. A key that went down during it and is read down for only 10 ms after it is a tap,
+    reported (it was lost: it had not been read down for the 20 ms settle time); the same 10 ms
+    contact with the ticks running is a glitch, filtered as before."""
+    w, b = board()
+    w.time.sleep_ms(20)
+    w.held = {(7, 14)}                        # P9, pressed as the write begins
+    w.now += 63                               # the write: no tick ran
+    w.time.sleep_ms(10)
+    w.held = set()
+    w.time.sleep_ms(40)
+    assert b.keys() == ["P9"]
+    w.time.sleep_ms(100)
+    w.held = {(7, 14)}                        # a 10 ms contact, the ticks running
+    w.time.sleep_ms(10)
+    w.held = set()
+    w.time.sleep_ms(40)
+    assert b.keys() == []

@@ -108,3 +108,33 @@ def test_a_settings_write_on_a_full_flash_costs_few_block_reads(tmp_path, mpy_li
           % (f["settings_reads"], f["statvfs_reads"]))
     assert f["resume_game"] == 2 and f["statvfs_reads"] > 5000
     assert f["settings_reads"] < 2000
+
+
+def test_settings_writes_on_a_nearly_full_flash_take_no_block(tmp_path, mpy_lib):
+    """Found chasing the soak's longest watchdog gap late in a run (81 ms of unix-port CPU in a
+    settings write, on a board whose flash the demos had filled): the settings file (340 bytes
+    written whole) was beyond littlefs's inline limit on the virtual board's mount (128 bytes;
+    512 on the rp2 port's), so every write took a new block, and on a flash with two blocks
+    free nearly every block taken made littlefs walk every file for free ones (its lookahead
+    dry): 25,000 block reads a write, two walks of every file. Written as what differs from
+    the defaults, it lives in its folder's metadata: no block taken, no walk (600-2,300 reads,
+    the most when littlefs compacts the folder's log). Block reads on the
+    virtual board's littlefs image, counted, not timed; the CPU figures printed."""
+    import json
+    from bgboard import vboard
+    from bgboard.bench_resume import fill_image
+    session = play_record(Rules(MONEY, jacoby=True), random.Random(3), ("Ann", "Bob"), level=1,
+                          games=2)
+    image = tmp_path / "flash.img"
+    vboard.new_image(image)
+    fill_image(image, session, free_blocks=2)
+    r = run_micropython(HERE / "mp" / "settings_probe.py", str(image), "40", heap="240k",
+                        lib=mpy_lib)
+    assert r.returncode == 0, r.stderr + r.stdout
+    f = json.loads(r.stdout.strip().splitlines()[-1])
+    print("40 settings writes with 2 blocks free: block reads median %d, most %d (a walk of "
+          "the files: %d); CPU most %.1f ms, longest feed gap %.1f ms (x200: %.1f s)"
+          % (sorted(f["reads"])[20], max(f["reads"]), f["walk_reads"], max(f["us"]) / 1000,
+             f["gap_us"] / 1000, f["gap_us"] * 200 / 1e6))
+    assert max(f["reads"]) < f["walk_reads"] // 3, " ".join(map(str, f["reads"]))
+    assert json.loads(vboard.read_file(image, "/data/conf/settings.json"))["next"] == 3 + 40

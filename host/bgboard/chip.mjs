@@ -8,7 +8,10 @@
 //                 O OLED frame: float64 ns + the SSD1306's 128x64 memory (page by page)
 //                 Z JSON stats (answer to Z)                  R JSON reset (the watchdog fired)
 //                 P float64 emulated ns at which a key message took effect on the pins
-//   from the host S serial bytes to the board     K JSON key {"row", "col", "down"[, "hold_ms"]}
+//   from the host S serial bytes to the board     K JSON key {"row", "col", "down"[, "hold_ms"]
+//                 [, "at": "erase", "scan_ms"]}: pressed as the next flash sector erase begins
+//                 and released scan_ms after the firmware next drives a row pin (its first
+//                 look at the keys after the write); its P comes then
 //                 Z ask for the stats ("reset": then forget the longest feed gap)    Q quit
 //
 // What the emulator does not do by itself, and is done here:
@@ -89,9 +92,16 @@ function romFunction(code) {
   throw new Error('boot ROM function not found: ' + code.toString(16));
 }
 const ROM_ERASE = romFunction(0x4552), ROM_PROGRAM = romFunction(0x5052); // 'RE', 'RP'
+const flashTimes = [];   // emulated ns of the latest flash erases and programs (stats' flash_ns)
 function flashCall(pc) {
   const r = core.registers;
+  flashTimes.push(clock.nanos);
+  if (flashTimes.length > 500) flashTimes.shift();
   const off = r[0] & 0xffffff;
+  if (pc === ROM_ERASE && atErase) {
+    press(atErase);
+    atErase = null;
+  }
   if (pc === ROM_ERASE) {
     const len = r[1];
     mcu.flash.fill(0xff, off, off + len);
@@ -171,13 +181,27 @@ function updateInputs() {
     }
   }
 }
-for (const row of cfg.rows) mcu.gpio[row].addListener(updateInputs);
-function key(msg) {
+let atErase = null;      // a key to press when the next sector erase begins
+let afterScan = null;    // [key, ms]: released ms after the next change of a row pin
+function rowChanged() {
+  if (afterScan && pressed.has(afterScan[0])) {
+    pressed.set(afterScan[0], clock.nanos + afterScan[1] * 1e6);
+    afterScan = null;
+  }
+  updateInputs();
+}
+for (const row of cfg.rows) mcu.gpio[row].addListener(rowChanged);
+function press(msg) {
   const k = msg.row + ',' + msg.col;
   if (msg.down) pressed.set(k, msg.hold_ms ? clock.nanos + msg.hold_ms * 1e6 : Infinity);
   else pressed.delete(k);
+  if (msg.scan_ms) afterScan = [k, msg.scan_ms];
   updateInputs();
   emitTimed('P', clock.nanos, []);
+}
+function key(msg) {
+  if (msg.at === 'erase') atErase = msg;
+  else press(msg);
 }
 function releaseDue() {
   let changed = false;
@@ -313,7 +337,8 @@ process.stdin.on('end', () => (quitting = true));
 
 let busyNs = 0;
 function stats() {
-  return { ns: clock.nanos, busy_ns: busyNs, feeds: feeds.count, max_feed_gap_ns: feeds.maxGap };
+  return { ns: clock.nanos, busy_ns: busyNs, feeds: feeds.count, max_feed_gap_ns: feeds.maxGap,
+    flash_ns: flashTimes };
 }
 
 // ---- the run loop: slices of instructions, then I/O

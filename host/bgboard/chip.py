@@ -398,8 +398,9 @@ class ChipBoard:
                 self.cond.wait(min(left, 0.5))
 
     def stats(self, timeout=30, reset_feeds=False):
-        """{"ns": emulated time, "busy_ns": CPU busy time, "feeds", "max_feed_gap_ns"} since
-        the boot (the longest feed gap since the last reset_feeds)."""
+        """{"ns": emulated time, "busy_ns": CPU busy time, "feeds", "max_feed_gap_ns",
+        "flash_ns": the emulated ns of the latest 500 flash erases and programs} since the boot
+        (the longest feed gap since the last reset_feeds)."""
         with self.cond:
             self._stats = None
         self._send("Z", "reset" if reset_feeds else "")
@@ -419,6 +420,15 @@ class ChipBoard:
         if hold_ms:
             msg["hold_ms"] = hold_ms
         self._send("K", json.dumps(msg))
+
+    def press_at_erase(self, name, scan_ms):
+        """Arm a tap of key `name`: it closes as the chip's next flash sector erase begins (a
+        flash write in progress, interrupts off) and opens `scan_ms` emulated ms after the
+        firmware next drives a row pin (its first look at the keys after the write). Its
+        moment on the pins arrives in self.pressed when it happens."""
+        row, col = self.pins[name]
+        self._send("K", json.dumps({"row": row, "col": col, "down": True, "at": "erase",
+                                    "scan_ms": scan_ms}))
 
     def press(self, name, hold_ms=80, timeout=60):
         """Press key `name` for hold_ms (emulated) and return the emulated ns at which it closed

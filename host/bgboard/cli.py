@@ -463,8 +463,8 @@ def build_parser():
                     help="garbage lines on the serial port (default 100000)")
     sk.add_argument("--keys", type=int, default=100000, metavar="N",
                     help="random key presses (default 100000)")
-    sk.add_argument("--seed", type=int, metavar="S", help="the soak's random seed (default: "
-                    "a new one, printed)")
+    sk.add_argument("--seed", type=int, metavar="S", help="the soak's random seed, the "
+                    "virtual boards' dice too (default: a new one, printed)")
     sk.add_argument("--minutes", type=float, metavar="M",
                     help="stop after M minutes with the figures so far")
     sk.add_argument("--no-fill", action="store_true", help="skip filling the flash with "

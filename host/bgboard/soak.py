@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from bgcore import Position
-from bgboard import protocol, soak_steps, vboard
+from bgboard import paths, protocol, soak_steps, vboard
 from bgboard.transport import SerialTransport
 
 WATCHDOG_SCALE = 200        # an RP2040 runs this firmware about 200x slower than the unix port
@@ -35,6 +35,7 @@ WATCHDOG_MS = 8000          # the RP2040's watchdog (bghal.rp2.WDT_TIMEOUT_MS)
 BOOT_LIMIT = 30.0           # seconds a board may take to answer HELLO after a cut
 ANSWER_LIMIT = 30.0         # seconds for one answer (a bot's move on a loaded machine)
 BATCH = 25                  # garbage lines between two checks that each had exactly one answer
+RECENT_KEPT = 12            # the board's last `!` lines said with its first !ERROR
 MARK = "KEY P99"            # a request with a known answer that closes a batch
 KEY_NAMES = (["P%d" % i for i in range(1, 25)]
              + ["BAR", "OFF", "OK", "UNDO", "DOUBLE", "HINT", "MENU", "PIPS",
@@ -162,6 +163,7 @@ class Soak:
         self.faults = []
         self.announced = []       # `!EV` payloads since the last check
         self.errors = []          # `!ERROR` lines
+        self.recent = []          # the board's last `!` lines (frames and text aside)
         self.known = {}           # record name -> its events at the last check
         self.sums = {}            # record name -> (size, sha256) at the last check
         self.deleted = set()      # records the soak deleted itself (after pulling them)
@@ -211,10 +213,12 @@ class Soak:
             set_profile(self.image, profile)
         self.profile = profile
         self.log = open(self.work / "vboard.log", "a")
+        env = dict(os.environ)
+        env["BGBOARD_DICE_SEED"] = str(self.seed)     # the board's dice too (bghal.virtual)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "bgboard.cli", "vboard", "--link", str(self.link), "--flash",
              str(self.image), "--pid-file", str(self.pid_file), "--heap", self.heap],
-            stdout=self.log, stderr=self.log, start_new_session=True)
+            stdout=self.log, stderr=self.log, start_new_session=True, env=env)
         t0 = time.monotonic()
         while not (self.link.exists() and self.pid_file.exists()):
             if self.proc.poll() is not None:
@@ -286,6 +290,11 @@ class Soak:
         elif line.startswith("!ERROR"):
             self.errors.append(line)
             self.fault("the application reported a fault: %s" % line[:200])
+            if len(self.errors) == 1:       # what came just before the first one
+                self.say("  (the board's last lines before it: %s)"
+                         % " | ".join(x[:120] for x in self.recent))
+        if not line.startswith("!LED") and not line.startswith("!TEXT"):
+            self.recent = self.recent[-(RECENT_KEPT - 1):] + [line]
 
     def fault(self, text):
         self.faults.append(text)
@@ -448,9 +457,14 @@ class Soak:
         except ValueError as e:
             self.fault("settings.json is not whole: %s" % e)
             return
+        # (the file holds what differs from the defaults: bgapp.journal.save_settings)
+        paths.firmware_import_path()
+        from bgapp.journal import DEFAULTS
+        unknown = sorted(set(s) - set(DEFAULTS))
+        if unknown:
+            self.fault("settings.json holds fields no firmware writes: %s" % unknown)
+        s = dict(DEFAULTS, **s)
         if self.settings is not None:
-            if set(s) != set(self.settings):
-                self.fault("settings.json lost fields: %s" % sorted(set(self.settings) - set(s)))
             if s.get("next", 0) < self.settings.get("next", 0):
                 self.fault("settings.json went back: next %s after %s"
                            % (s.get("next"), self.settings.get("next")))

@@ -51,10 +51,19 @@ from bgapp.input import Input
 from bgapp import game, moves, render
 
 _FRAME_MS = const(100)     # WATCH: at most ten LED frames a second
+# a setting changed on the board's keys is written once they have been quiet this long: a
+# person stepping through the menu is not held up by (nor taps into) the flash writes, which
+# stop the key scan for 5-8 ms, 63 ms with a sector erase (emulated RP2040). A power cut in
+# that time loses that setting (the file on flash is the whole old one or the whole new one)
+_QUIET_MS = const(1500)
 
 
 class App:
     from bgcore import __version__ as FW     # the firmware version: bgcore's, in one place
+    # (bgapp.fault; on the instance only once a fault came: a long chouette's heap is tight)
+    last_fault = None         # (view, repr) of the last fault said, until a key
+    halted = None             # the view whose tick failed the same way again: not ticked until
+                              # a key
 
     def __init__(self, hal, lit_first=False):
         """`lit_first` (the board at power-up, before run): the first frame before the bot and
@@ -91,11 +100,13 @@ class App:
         self.pending = None       # the timer: (function, due ticks)
         self.naming = None        # the name entry after a ranked win (view_name), while due
         self.confirm = ""         # a key pressed once to unrank a ranked game, to press again
+        self.unsettled = False    # a pass faulted: the game's view is chosen again (settle)
         self.message = ""
         self.flash = 0            # ticks until which a refusal is shown
         self.fast = False
         self.dirty = True
-        self.unsaved = False      # a menu key changed the settings: written after the frame
+        self.unsaved = False      # a menu key changed the settings: written after the frame,
+        self.quiet_at = None      # once the board's keys are quiet (ticks; None: at once)
         self.sent = 0             # when the last frame went out on WATCH
         self.stale = False        # a newer frame is waiting to go out
         self.note = self.journal.settings_note or ""
@@ -388,6 +399,11 @@ class App:
                 self.game.write_held()      # (a step shown just before the break)
             except Exception:
                 pass
+        if self.unsaved:                    # (a setting waiting for the keys' quiet)
+            try:
+                self.save_settings()
+            except Exception:
+                pass
         self.journal.close()
         mods = sys.modules
         collect = gc.collect
@@ -432,13 +448,16 @@ class App:
                 self.link.reserve = None    # (a key on the board, as a request: the
                                             # link's emergency reserve's room)
                 self.press(lk, True)
+        if keyed:
+            self.quiet_at = time.ticks_add(hal.ticks_ms(), _QUIET_MS)
         self.tick()
         hal.feed()                  # (the work of a key or a request, then its frame)
         if self.dirty:
             self.show()
         if self.game and self.game.held:    # the step's answer is lit: now the flash write
             self.write_held()
-        if self.unsaved:            # the key's answer is lit: now the flash write
+        if self.unsaved and (self.quiet_at is None or time.ticks_diff(
+                hal.ticks_ms(), self.quiet_at) >= 0):   # lit, and the keys quiet: the write
             self.save_settings()
         if keyed:                   # the garbage of a key's answer collected now, not in
             gc.collect()            # the middle of the next one's
@@ -447,16 +466,13 @@ class App:
         return waiting
 
     def fault(self, e):
-        """What a pass of the loop could not finish: the board says why and goes on."""
+        """What a pass of the loop could not finish: the board says why and goes on (the heap's
+        faults here, the others in bgapp.fault, loaded when one comes). The game's view is
+        chosen again at the next key or tick (settle)."""
         self.pending = None
         self.dirty = True
-        if isinstance(e, WriteFailed):
-            # the board's own action (the bot's move, the next game) did not reach flash:
-            # the game stands where its record is; the menu shows why (no retry loop)
-            self.message = str(e)
-            self.link.event("NO " + str(e))
-            self.to_menu()
-        elif isinstance(e, MemoryError):
+        self.unsettled = True
+        if isinstance(e, MemoryError):
             # nothing was written (events are checked before they go to flash)
             if self.link.reserve is not None:
                 # the emergency reserve's room for the next pass, which does the same work
@@ -465,22 +481,28 @@ class App:
                 self.link.reserve = None
                 gc.collect()
                 return
-            # no reserve left: say so, free what can be freed and carry on
+            # no reserve left: say so, free what can be freed and carry on (the view tries
+            # again once there is room)
             self.move.drop()
             gc.collect()
             self.message = "out of memory"
             self.link.event("NO out of memory")
-        elif isinstance(e, OSError):    # a write the flash refused outside a game's events
-            from bgapp.journal import write_failed
-            self.message = write_failed(e)
-            self.link.event("NO " + self.message)
         else:
-            self.anim.hops = None
-            self.message = "error: %r" % e
-            self.link.event("ERROR %r" % e)
-            self.hal.sleep_ms(200)
+            from bgapp.fault import said
+            said(self, e)
+            unload("fault")
+
+    def settle(self):
+        """After a fault: the view for the game's state becomes the game's view if it is not
+        (an event recorded, then the heap ran out before its view was set: the chouette's bot
+        offered a cube and its old view went on rolling, refused again and again)."""
+        self.unsettled = False
+        if self.game and self.game_view() is not self.play:
+            self.changed()
 
     def tick(self):
+        if self.unsettled:
+            self.settle()
         now = self.hal.ticks_ms()
         if self.stale and time.ticks_diff(now, self.sent) >= _FRAME_MS:
             self.dirty = True
@@ -497,7 +519,7 @@ class App:
         if self.flash and time.ticks_diff(now, self.flash) >= 0:
             self.flash = 0
             self.dirty = True
-        if self.view.playing and self.game:
+        if self.view.playing and self.game and self.view is not self.halted:
             if self.did:
                 self.did(type(self.view).__name__)
             self.view.tick()
@@ -515,8 +537,12 @@ class App:
         unless `lit_first` (a key on the board itself): then its answer is lit first and the
         step written right after the frame (the loop; bgapp.game.Game.ev's `held`)."""
         self.dirty = True
-        if self.unsaved:          # (a key handled outside the loop: the last one's settings)
-            self.save_settings()
+        if self.last_fault:       # a fault may be said again, the view that failed ticked
+            self.last_fault = self.halted = None
+        if self.unsettled:
+            self.settle()
+        if self.unsaved and not lit_first:  # (a key from the link: the last one's settings;
+            self.save_settings()            # the board's own wait for the quiet, App._loop)
         if not self.pending:
             self.message = ""
         if key != self.confirm:
@@ -559,6 +585,7 @@ class App:
         if self.did:
             self.did("settings")
         self.unsaved = False
+        self.quiet_at = None
         try:
             self.journal.save_settings()
         except OSError as e:

@@ -1,13 +1,15 @@
 # The board's flash: game records under /data (NNNN.bgr, append-only, one event per line with a
 # chained check, written before the event is shown) and settings (/data/conf/settings.json, written
-# atomically: a temporary file, then rename). At power-up the record named in the settings as
-# the one in progress is replayed to rebuild the state; a last line torn by a power cut is cut
-# off the file before anything is appended to it. A record left with nothing but its opening
-# (no move, no cube action) is removed rather than kept (bgapp.room): an empty game costs no
-# flash block. Every long read (the replay at power-up and after a demo, the pips view's record
-# check) goes through Fed, which feeds the watchdog every few lines: on an RP2040 a long money
-# session's replay takes longer than the watchdog's 8 s. Those replays apply the rules to the
-# record's last game only (bgcore.resume), the chain is checked over the whole file.
+# atomically: a temporary file, then rename; only what differs from the defaults, so that the
+# file stays within littlefs's inline limit and a write takes no block: see save_settings). At
+# power-up the record named in the settings as the one in progress is replayed to rebuild the
+# state; a last line torn by a power cut is cut off the file before anything is appended to it.
+# A record left with nothing but its opening (no move, no cube action) is removed rather than
+# kept (bgapp.room): an empty game costs no flash block. Every long read (the replay at power-up
+# and after a demo, the pips view's record check) goes through Fed, which feeds the watchdog
+# every few lines: on an RP2040 a long money session's replay takes longer than the watchdog's
+# 8 s. Those replays apply the rules to the record's last game only (bgcore.resume), the chain
+# is checked over the whole file.
 
 import json
 import os
@@ -187,14 +189,26 @@ class Journal:
             self.settings_note = "settings.json unreadable (%s): defaults used" % e
 
     def save_settings(self):
+        """The settings that differ from the defaults, as compact JSON (typically 30-120 bytes):
+        a file within littlefs's inline limit (128 bytes on the virtual board's mount, 512 on
+        the rp2 port's) lives in its folder's metadata and takes no block. Written whole (340
+        bytes), it took a block at every write, and on a nearly full flash littlefs then
+        walked every file for free blocks: 25,000 block reads a write with two blocks free
+        (the soak's 81 ms of unix-port CPU late in a run, the flash filled). (A default that
+        a later firmware changes applies then to the boards that kept the old one.)"""
         path = self.settings_path()
         tmp = path + ".tmp"
+        s = self.settings
+        changed = {}
+        for k in DEFAULTS:
+            if s[k] != DEFAULTS[k]:
+                changed[k] = s[k]
         feed = self.hal.feed  # a write to a full flash may cost walks of all its files
         feed()                # (littlefs compacting a folder, finding free blocks): the
         if not _exists(self.dir):         # watchdog fed around each step
             os.mkdir(self.dir)  # (a flash full at the first power-up had no room for it)
         with open(tmp, "w") as f:
-            json.dump(self.settings, f)
+            json.dump(changed, f, separators=(",", ":"))  # type: ignore[call-overload]
         self.hal.sync()
         feed()
         os.rename(tmp, path)

@@ -183,13 +183,16 @@ class Link:
                 self.send("ERR unknown no command %s (HELLO, STATE, KEY, LOGS, GET, DEL, PULLED, "
                           "WATCH, DEMO, FAST, TICKETS)" % cmd[:20])
         except MemoryError:
+            self.app.unsettled = True       # (a KEY's event may be recorded: App.settle)
             try:
                 self.send("ERR memory out of memory while answering %s" % cmd)
             except MemoryError:
                 self.hal.write(_NO_MEMORY)
         except OSError as e:
+            self.app.unsettled = True
             self.send("ERR io %s: %s" % (cmd, e))
         except Exception as e:
+            self.app.unsettled = True
             self.send("ERR internal %s: %r" % (cmd, e))
 
     # ---- commands ----------------------------------------------------------------------------

@@ -107,7 +107,8 @@ class MenuView(View):
         else:
             return ("not a menu choice (P1-P23, P24 pips, DOUBLE chouette, HINT bot resigns, "
                     "OFF resign, BAR delete pulled records, OK new game, MENU back)")
-        app.unsaved = True     # written right after the frame that shows it (App._loop)
+        app.unsaved = True     # written after the frame that shows it, once the board's keys
+                               # have been quiet for 1.5 s (App._loop)
         return None
 
     def draw(self, r):

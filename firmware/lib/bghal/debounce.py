@@ -1,7 +1,10 @@
 # Debounce and long press for a set of keys, as plain data: the caller passes each key's raw
 # reading and the time in ms (ticks_ms()); nothing here reads a clock or a pin. A key counts as
 # pressed or released once its reading has stayed the same for `settle_ms`; held for `long_ms`
-# it reports a long press once. Pure and MicroPython-compatible.
+# it reports a long press once. A reading taken after the keys went unread for a while (a flash
+# write held the CPU) may be dated back to the last reading before it (update's `since`): a
+# tap that began during the stall then counts at once instead of being lost when it ends
+# before another settle_ms of readings. Pure and MicroPython-compatible.
 
 try:
     from micropython import const
@@ -45,9 +48,11 @@ class Debouncer:
         """Whether key `key` is (debounced) down."""
         return bool(self.state[key] & _DOWN)
 
-    def update(self, key, down, now):
+    def update(self, key, down, now, since=-1):
         """Feed key `key`'s raw reading `down` at time `now` (ms); returns NONE, PRESS, LONG,
-        RELEASE or LONG_RELEASE."""
+        RELEASE or LONG_RELEASE. `since` (>= 0): the keys were last read at that time and not in
+        between (a stall): a change first seen now is dated from then, the earliest moment it
+        can have happened, so that a stall of settle_ms or more settles it at once."""
         st = self.state[key]
         if bool(st & _DOWN) == bool(down):
             st &= ~_PENDING                 # a bounce that came back: nothing changed
@@ -61,7 +66,7 @@ class Debouncer:
         if not st & _PENDING:
             st |= _PENDING
             self.state[key] = st
-            self._changed[key] = now
+            self._changed[key] = now if since < 0 else since
         if ticks_diff(now, self._changed[key]) < self.settle_ms:
             return NONE
         if down:

@@ -90,6 +90,8 @@ class Rp2Hal:
         self._wdt = None
         self._timer = None
         self._interrupted = False
+        self._last_tick = self._ticks_ms()      # when the timer last read the keys
+        self._stall_ms = profile["input"]["settle_ms"]
         if scan_ms:
             # a soft timer: the scan runs between bytecodes, also while the bot thinks, so a
             # tap is never missed; keys() then only collects what the scans queued. Between
@@ -129,6 +131,14 @@ class Rp2Hal:
 
     def _on_timer(self, timer):
         try:
+            # a tick that comes settle_ms or more after the one before comes after a stall: a
+            # flash write (littlefs, a sector erase with interrupts off: 63 ms on the emulated
+            # RP2040) ran no bytecode, so no scan. A key found down now went down during it:
+            # its press is dated from the last tick (Debouncer.update's `since`) and counts at
+            # once, where it was lost when released less than settle_ms after the write
+            now = self._ticks_ms()
+            last = self._last_tick
+            self._last_tick = now
             if self._debounce.idle():
                 for col in self._cols:
                     if col.value() == 0:
@@ -136,7 +146,7 @@ class Rp2Hal:
                 else:
                     return          # no key down (every row is low) and none settling
             self._park(1)
-            self.scan()
+            self.scan(last if self._ticks_diff(now, last) >= self._stall_ms else -1)
             self._park(0)
         except KeyboardInterrupt:
             # Ctrl-C arriving while the callback runs would end the callback, not the app:
@@ -144,9 +154,10 @@ class Rp2Hal:
             # that follow, mpremote's Ctrl-A), so that mpremote can always break in
             self._interrupted = True
 
-    def scan(self):
+    def scan(self, since=-1):
         """Read every key once and queue the key names that result: on the timer, or from
-        keys() when there is none. A key that reads up while idle is not passed on."""
+        keys() when there is none. A key that reads up while idle is not passed on. `since`:
+        the time of the last reading before a stall (Debouncer.update), else -1."""
         now = self._ticks_ms()
         state = self._debounce.state
         cols = self._cols
@@ -157,20 +168,20 @@ class Rp2Hal:
                 for col in cols:
                     down = col.value() == 0
                     if down or state[k]:
-                        self._key(k, down, now)
+                        self._key(k, down, now, since)
                     k += 1
                 row.value(1)
         else:
             for k in range(len(cols)):
                 down = cols[k].value() == 0
                 if down or state[k]:
-                    self._key(k, down, now)
+                    self._key(k, down, now, since)
 
-    def _key(self, k, down, now):
+    def _key(self, k, down, now, since):
         name = self._names[k]
         if name is None:
             return
-        ev = self._debounce.update(k, down, now)
+        ev = self._debounce.update(k, down, now, since)
         if not ev:
             return
         long_name = self._long.get(name)

@@ -61,6 +61,11 @@ class VirtualHal:
         time.sleep_ms(ms)
 
     def seed(self):
+        # the dice and the bots' seed: fixed by the host (`bgboard soak --seed`: a run repeats
+        # its games) through BGBOARD_DICE_SEED, else from the OS
+        fixed = os.getenv("BGBOARD_DICE_SEED")
+        if fixed and fixed.isdigit():
+            return int(fixed) & 0x7FFFFFFF
         b = os.urandom(4)
         return b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x7F) << 24
 
