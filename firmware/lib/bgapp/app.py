@@ -84,7 +84,10 @@ class App:
         self.seed = hal.seed() & 0x7FFFFFFF or 1
         self.bots = {}
         if lit_first and self.journal.settings["current"]:
-            self.glance()         # the game's position lit while its record is checked
+            from bgapp.glance import lit    # the game's position lit while its record is
+            lit(self)                       # checked (its code off the heap after)
+            unload("glance")
+            gc.collect()
         if not lit_first or self.journal.settings["current"]:
             # the move view's native loops, then the network, now, while the heap is in one
             # piece: a resumed record's replay leaves it in pieces (a 26-game chouette's: 200 KB
@@ -138,31 +141,6 @@ class App:
             self.play = self.over
 
     # ---- the game in progress ----------------------------------------------------------------
-    def glance(self):
-        """At power-up with a game in progress: its position, read from the record's end
-        without a check (bgcore.resume.glance), on the panel while the record is checked (a long
-        session's takes seconds on an RP2040); nothing goes on until the check (resume) passed."""
-        j = self.journal
-        name = j.settings["current"]
-        try:
-            from bgcore.resume import glance
-            with open(j.path(name), "rb") as f:
-                seen = glance(f, f.seek(0, 2))
-        except Exception:               # (unreadable: the check says what is wrong)
-            seen = None
-        drop("bgcore.resume")           # (the heap whole again for the network)
-        gc.collect()
-        if seen:
-            raw, mover = seen
-            r = self.rend
-            r.clear()
-            r.board(raw, mover)
-            r.light("turn%d" % mover, 1, r.side[mover])
-            b = j.settings["bright"]
-            self.hal.brightness = b if b >= 0 else self.profile["brightness"]["default"]
-            self.hal.show(r.frame)
-            self.hal.text([name, "checking the record ..."])
-
     def resume(self):
         """At power-up (and after a failed write): replay the record in progress."""
         j = self.journal
@@ -387,31 +365,9 @@ class App:
                 self.bot(6)
             self._loop()
         except KeyboardInterrupt:
-            self._give_back()
+            from bgapp.fault import give_back
+            give_back(self)
             raise
-
-    def _give_back(self):
-        # Ctrl-C: the application stops and the REPL takes over, where mpremote (and bgboard
-        # flash) read, hash and copy files: the application's modules leave the heap with it.
-        # (main.py still names App, whose functions would keep every module this one imported.)
-        if self.game and self.game.held:
-            try:
-                self.game.write_held()      # (a step shown just before the break)
-            except Exception:
-                pass
-        if self.unsaved:                    # (a setting waiting for the keys' quiet)
-            try:
-                self.save_settings()
-            except Exception:
-                pass
-        self.journal.close()
-        mods = sys.modules
-        collect = gc.collect
-        for k in list(mods):
-            if k.split(".")[0] in ("bgapp", "bgcore"):
-                del mods[k]
-        globals().clear()
-        collect()
 
     def _loop(self):
         hal = self.hal

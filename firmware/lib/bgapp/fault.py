@@ -1,5 +1,6 @@
 # What the board says of a fault of its main loop other than the heap's (App.fault, which handles
-# the heap's itself): loaded when one comes, dropped after. A fault that comes again in the same
+# the heap's itself), and what it gives back when its loop stops (Ctrl-C: give_back): loaded
+# when one comes, dropped after. A fault that comes again in the same
 # view with no key between is not said again, and that view is not ticked until a key
 # (App.halted): a tick that fails the same way each time is said once and the board answers
 # keys, instead of the same message at every pass of its loop.
@@ -28,3 +29,30 @@ def said(app, e):
         app.message = "error: %r" % e
         app.link.event("ERROR %r" % e)
         app.hal.sleep_ms(200)
+
+
+def give_back(app):
+    """Ctrl-C: the application stops and the REPL takes over, where mpremote (and bgboard
+    flash) read, hash and copy files: the application's modules leave the heap with it.
+    (main.py still names App, whose functions would keep every module bgapp.app imported.)"""
+    import gc
+    import sys
+    if app.game and app.game.held:
+        try:
+            app.game.write_held()      # (a step shown just before the break)
+        except Exception:
+            pass
+    if app.unsaved:                    # (a setting waiting for the keys' quiet)
+        try:
+            app.save_settings()
+        except Exception:
+            pass
+    app.journal.close()
+    mods = sys.modules
+    main = mods.get("bgapp.app")
+    for k in list(mods):
+        if k.split(".")[0] in ("bgapp", "bgcore"):
+            del mods[k]
+    if main:
+        main.__dict__.clear()
+    gc.collect()
