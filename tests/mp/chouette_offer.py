@@ -77,7 +77,8 @@ class Hal:
         return q
 
     def write(self, b):
-        if b[:4] in (b"!EV ", b"!NO ", b"!ERR") or b[:3] == b"ERR":
+        head = bytes(b[:4])       # (the link writes views of its buffers: memoryview)
+        if head in (b"!EV ", b"!NO ", b"!ERR") or head[:3] == b"ERR":
             line = bytes(b).decode().strip()
             print(line)
             if self.armed and line.startswith("!EV CDOUBLE"):
@@ -158,4 +159,6 @@ try:
 except Stop:
     pass
 print("PASSES", hal.passes)
-print("STATE", app.state_text())
+sys.stdout.write("STATE ")      # (STATE's fields piece by piece, as the link writes them)
+app.state_into(sys.stdout.write)
+print()
