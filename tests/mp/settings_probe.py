@@ -8,47 +8,11 @@
 import json
 import os
 import sys
-import vfs
 
-_stat = open("/proc/self/schedstat", "rb")
+from flash_shim import cpu_us as clock, mount     # (beside this script)
 
-
-def clock():
-    _stat.seek(0)
-    return int(_stat.read(48).split()[0]) // 1000
-
-
-class _Flash:
-    # as the virtual board's shim (bgboard.vboard), counting the block reads
-    def __init__(self, f, n):
-        self.f = f
-        self.n = n
-        self.reads = 0
-
-    def readblocks(self, b, buf, off=0):
-        self.reads += 1
-        self.f.seek(b * 4096 + off)
-        self.f.readinto(buf)
-
-    def writeblocks(self, b, buf, off=None):
-        self.f.seek(b * 4096 + (off or 0))
-        self.f.write(buf)
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return self.n
-        if op == 5:
-            return 4096
-        return 0
-
-
-flash = _Flash(open(sys.argv[1], "r+b"), 352)
+flash = mount(sys.argv[1])
 writes = int(sys.argv[2])
-vfs.umount("/")
-vfs.mount(vfs.VfsLfs2(flash), "/")
-vfs.mount(vfs.VfsPosix(), "/host")        # the firmware's modules, from the host
-sys.path[:] = ["/host" + p for p in sys.path if p.startswith("/")]
-os.chdir("/")
 
 from bgapp.journal import Journal    # noqa: E402
 
