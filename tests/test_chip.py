@@ -16,19 +16,9 @@ import pytest
 
 from bgboard import chip
 from bgboard.link import Board
+from chip_kit import need_chip, state
 
-try:
-    chip.check()
-except chip.ChipUnavailable as e:
-    pytest.skip("emulated chip: %s" % e, allow_module_level=True)
-
-
-def state(link):
-    with Board(link) as b:
-        b.hello(timeout=180)                # (a board booting answers once its app runs)
-        line = b.request("STATE", timeout=60)
-    assert line.startswith("STATE "), line
-    return dict(w.split("=", 1) for w in line.split()[1:] if "=" in w)
+need_chip()
 
 
 def frame_after(board, ns, timeout=120, what="a changed LED frame"):

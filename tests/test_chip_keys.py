@@ -9,23 +9,10 @@ the emulated chip cannot run."""
 
 import time
 
-import pytest
-
 from bgboard import chip
-from bgboard.link import Board
+from chip_kit import need_chip, state
 
-try:
-    chip.check()
-except chip.ChipUnavailable as e:
-    pytest.skip("emulated chip: %s" % e, allow_module_level=True)
-
-
-def state(link):
-    with Board(link) as b:
-        b.hello(timeout=180)
-        line = b.request("STATE", timeout=60)
-    assert line.startswith("STATE "), line
-    return dict(w.split("=", 1) for w in line.split()[1:] if "=" in w)
+need_chip()
 
 
 def changed_frame_after(board, ns, limit_ms=3000):
