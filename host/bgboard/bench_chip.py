@@ -29,7 +29,7 @@ from pathlib import Path
 from bgboard import chip, paths
 
 PROBE = paths.MP_SCRIPTS / "chip_probe.py"
-CUBE_PROBE = paths.MP_SCRIPTS / "cube_probe.py"
+CUBE_PROBE = paths.MP_SCRIPTS / "cube_games.py"
 BIG_PROBE = paths.MP_SCRIPTS / "bigroll_probe.py"
 # the largest roll found in 200 random games (a 1-1 with 748 plays): a move's worst case
 BIG_ROLLS = [["+w0IEFGWmwpEBQ", 1, 1]]
@@ -342,7 +342,7 @@ def measure(say, levels, games, seed, demo, profile, fw_dir=None):
         finally:
             board.stop()
     f["unix"] = unix_probe(levels, games, seed, fw_dir)
-    f["cube_unix"] = run_unix(CUBE_PROBE, (1, seed), fw_dir)
+    f["cube_unix"] = run_unix(CUBE_PROBE, (seed, 1, 0, "time"), fw_dir)
     for level in levels:
         c, u = f["probe"]["level%d" % level], f["unix"]["level%d" % level]
         say("level %d: chip %.0f / %.0f ms median / worst per move (%d moves), lowest free heap "
