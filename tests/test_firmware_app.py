@@ -472,3 +472,33 @@ def test_out_of_memory_in_a_persons_move_does_not_pass_the_turn(tmp_path, mpy_li
     text = (tmp_path / st["record"]).read_text()
     rep, info, torn = replay(text, history=False)
     assert torn is None and rep.match.pos.id() == st["pos"]
+
+
+@pytest.mark.parametrize("exc, where", [("ValueError", "before"), ("TypeError", "after")])
+def test_a_record_write_that_fails_otherwise_leaves_the_game_as_its_record(tmp_path, mpy_lib,
+                                                                          exc, where):
+    """A record write that fails with anything but the flash's OSError or the heap's MemoryError
+    (a fault in the middle of the write, before its line reaches the file or after): before, the
+    game in memory stayed one event ahead of its record (the opening roll made, the record
+    without it: `ERR internal`). Now the game is back where its record is, the board says why
+    the key was refused, and the game goes on."""
+    r = drive(tmp_path, "KEY P7", "KEY OK", "BREAK %s %s" % (exc, where), "LINE KEY OK",
+              "STATE", "TURN", "STATE", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    answer = [ln for ln in r.stdout.splitlines() if ln.startswith(("NO KEY", "OK KEY", "ERR"))]
+    assert answer == ["NO KEY OK record write failed (%s('broken by the test',)): the game is "
+                      "as its record says" % exc], answer
+    states = [ln for ln in r.stdout.splitlines() if ln.startswith("STATE ")]
+    broken, last = state(states[0]), state(states[-1])
+    record = (tmp_path / last["record"]).read_text()
+    # right after the fault the game was where the record then ended: at the opening roll
+    # (before: the roll never reached the file) or at its first move (after: it did)
+    lines = record.splitlines(keepends=True)
+    then, _, _ = replay("".join(lines[:3 if where == "after" else 2]), history=False)
+    assert broken["phase"] == ("move" if where == "after" else "opening"), broken
+    assert (then.match.pos.id(), then.match.match_id()) == (broken["pos"], broken["match"])
+    # the game went on (a play keyed in), and the record replays to where the board is
+    rep, info, torn = replay(record, history=False)
+    assert torn is None and last["phase"] == "turn", last
+    assert any(ln.startswith("MOVE ") for ln in lines), lines
+    assert rep.match.pos.id() == last["pos"] and rep.match.match_id() == last["match"]

@@ -1,5 +1,6 @@
 # The drive's commands for the tutor (tests/mp/app_drive.py loads this module when one of them
-# comes): TURN, BLUNDER, BEST, SHOW, MEM, and OOM (a pass out of memory in a person's move) (see app_drive.py's top); the chouette's CGAME is
+# comes): TURN, BLUNDER, BEST, SHOW, MEM, OOM (a pass out of memory in a person's move) and BREAK
+# (the record's next write fails) (see app_drive.py's top); the chouette's CGAME is
 # drive_chouette.py's.
 import gc
 
@@ -74,6 +75,28 @@ def run(w, app, hal, key_play):
         print("OOM", m.phase, m.turn == turn, app.move.plays is None, app.message)
         play = best_play()
         print("OOMKEYED", key_play(play, turn), app.press("OK"), app.game.m.turn != turn)
+    elif w[0] == "BREAK":
+        # BREAK name before|after: the record's next write fails once, with the builtin
+        # exception `name`, raised by the file's write before the line reaches the file or
+        # after it is in
+        import builtins
+        j = app.journal
+        f = j.f
+        e = getattr(builtins, w[1])("broken by the test")
+        after = w[2] == "after"
+
+        class Broken:
+            def write(self, b):
+                j.f = f           # (once)
+                if after:
+                    f.write(b)
+                    f.flush()
+                raise e
+
+            def __getattr__(self, name):
+                return getattr(f, name)
+
+        j.f = Broken()
     elif w[0] == "BEST":
         print("BEST", best_play())
         key_play(best_play(), app.game.m.turn)

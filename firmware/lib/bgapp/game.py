@@ -80,6 +80,9 @@ class Game:
             self._write(held.pop(0))
 
     def _write(self, payload):
+        """Append an applied event to the record. If that fails in any way, the game goes back
+        to what the record says (never an event ahead of it) and the caller hears why:
+        WriteFailed, or the MemoryError itself (App.fault)."""
         app = self.app
         try:
             app.journal.append(payload)
@@ -88,7 +91,8 @@ class Game:
             self.held = []
             app.reload("out of memory: %s not recorded" % payload)
             raise
-        except OSError as e:
+        except Exception as e:
+            # the flash refused it (OSError), or anything else went wrong on the way
             from bgapp.journal import WriteFailed, write_failed
             why = write_failed(e)
             self.held = []

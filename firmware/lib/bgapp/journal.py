@@ -126,7 +126,11 @@ class WriteFailed(Exception):
 
 
 def write_failed(e):
-    """The board's one-line message for a failed write (an OSError)."""
+    """The board's one-line message for a failed write: the flash's (an OSError), or any other
+    fault in the middle of it (the line may or may not be in the file: the game is as its
+    record says)."""
+    if not isinstance(e, OSError):
+        return "record write failed (%s): the game is as its record says" % repr(e)[:60]
     if e.args and e.args[0] == 28:        # ENOSPC
         return ("flash full: the last action was not recorded; pull the records "
                 "(bgboard logs pull --delete)")
