@@ -1,11 +1,23 @@
 # What the board says of a fault of its main loop other than the heap's (App.fault, which handles
-# the heap's itself), and what it gives back when its loop stops (Ctrl-C: give_back): loaded
-# when one comes, dropped after. A fault that comes again in the same
-# view with no key between is not said again, and that view is not ticked until a key
-# (App.halted): a tick that fails the same way each time is said once and the board answers
-# keys, instead of the same message at every pass of its loop.
+# the heap's itself) and of a write that failed (write_failed, bgapp.game's record writes too),
+# and what it gives back when its loop stops (Ctrl-C: give_back): loaded when one comes, dropped
+# after. A fault that comes again in the same view with no key between is not said again, and
+# that view is not ticked until a key (App.halted): a tick that fails the same way each time is
+# said once and the board answers keys, instead of the same message at every pass of its loop.
 
-from bgapp.journal import WriteFailed, write_failed
+from bgapp.journal import WriteFailed
+
+
+def write_failed(e):
+    """The board's one-line message for a write that failed: the flash's (an OSError), or any
+    other fault in the middle of a record's write (bgapp.game: its line may be in the file or
+    not, the game is as its record says)."""
+    if not isinstance(e, OSError):
+        return "record write failed (%s): the game is as its record says" % repr(e)[:60]
+    if e.args and e.args[0] == 28:        # ENOSPC
+        return ("flash full: the last action was not recorded; pull the records "
+                "(bgboard logs pull --delete)")
+    return "flash write failed (%s): the last action was not recorded" % e
 
 
 def said(app, e):

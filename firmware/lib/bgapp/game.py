@@ -92,11 +92,16 @@ class Game:
             app.reload("out of memory: %s not recorded" % payload)
             raise
         except Exception as e:
-            # the flash refused it (OSError), or anything else went wrong on the way
-            from bgapp.journal import WriteFailed, write_failed
-            why = write_failed(e)
+            # the flash refused it (OSError), or anything else went wrong on the way: back to
+            # what the record says first, then the message (bgapp.fault's, loaded for it: it
+            # stays off the heap while writes go well)
             self.held = []
-            app.reload(why)
+            app.reload("")
+            from bgapp.journal import WriteFailed
+            from bgapp.fault import write_failed
+            from bgapp.app import unload
+            why = app.note = write_failed(e)
+            unload("fault")
             raise WriteFailed(why)
 
     def opened(self, d0, d1, real):

@@ -122,19 +122,8 @@ _CONF_ROOM = 32768    # free flash needed to make the settings' folder
 
 
 class WriteFailed(Exception):
-    """An event that did not reach flash (so it did not happen); the text says what to do."""
-
-
-def write_failed(e):
-    """The board's one-line message for a failed write: the flash's (an OSError), or any other
-    fault in the middle of it (the line may or may not be in the file: the game is as its
-    record says)."""
-    if not isinstance(e, OSError):
-        return "record write failed (%s): the game is as its record says" % repr(e)[:60]
-    if e.args and e.args[0] == 28:        # ENOSPC
-        return ("flash full: the last action was not recorded; pull the records "
-                "(bgboard logs pull --delete)")
-    return "flash write failed (%s): the last action was not recorded" % e
+    """An event the record could not take: the game is back where its record is (bgapp.game);
+    the text says what happened and what to do."""
 
 
 class Journal:
