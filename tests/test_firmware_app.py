@@ -60,18 +60,20 @@ def test_whole_game_against_level_6_under_192k(tmp_path, mpy_lib, menu):
 
 
 def test_smallest_heap_for_a_level_6_game(tmp_path, mpy_lib):
-    """A figure for the report: the same seeded game at smaller heaps, down to where it fails."""
+    """A figure for the report: the same seeded game at smaller heaps, down to where it fails.
+    (It ran at 192k, and not at 176k, until the board interned all of the firmware's names at
+    power-up: bgnames, 18 KB more on the unix port than a single game meets by itself.)"""
     ok = None
-    for kb in (192, 176, 160, 144, 128):
+    for kb in (208, 200, 192, 176, 160, 144, 128):
         d = tmp_path / str(kb)
         d.mkdir()
         r = drive(d, "KEY P9", "KEY OK", "GAME", heap="%dk" % kb, lib=mpy_lib)
         if r.returncode != 0 or "refused 0" not in r.stdout:
-            assert kb < 192, r.stderr + r.stdout[-2000:]
+            assert kb < 208, r.stderr + r.stdout[-2000:]
             assert "MemoryError" in r.stderr + r.stdout
             break
         ok = kb
-    assert ok, "the game needs more than 192k"
+    assert ok, "the game needs more than 208k"
     print("a level-6 money game runs with a heap of %dk" % ok)
 
 
@@ -380,6 +382,13 @@ def test_tutor_figures_match_the_bot():
             i = rng.randrange(len(plays))
             assert tutor.play_loss(bot, pos, plays, i) == bot.loss(pos, d1, d2, plays[i])
         pos = pos.apply(plays[0] if plays else None)
+    # a roll of 219 plays: the tutor keeps their equities 64 to a list; a play of each list and
+    # on each side of the lists' edges loses what Bot.loss says
+    pos = Position.from_id("4PPQIAqwz00kAA")
+    plays = pos.plays(1, 1)
+    assert len(plays) == 219
+    for i in (0, 63, 64, 65, 127, 128, 200, 218):
+        assert tutor.play_loss(bot, pos, plays, i) == bot.loss(pos, 1, 1, plays[i]), i
     m = Match(Rules("money", 0, 1, 0, 0))
     m.new_game()
     m.opening(3, 1)

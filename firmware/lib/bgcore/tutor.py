@@ -14,31 +14,47 @@ THRESHOLDS = (0, 160, 80, 40)     # the settings: off, then millipoints
 class Scorer:
     """The network's equities of the legal plays of a roll, worked out a few plays at a time
     (the board does it between key presses while the person thinks), then how much any one of
-    them loses: Bot.loss's figure, from the plays already generated for the person's move."""
+    them loses: Bot.loss's figure, from the plays already generated for the person's move. The
+    equities are kept _PART plays to a list: a roll of hundreds of plays needs no block of its
+    size (the soak's board, 27 KB free in pieces, had no 2.7 KB in a row for a 340-play list)."""
 
     def __init__(self, bot, pos, plays):
         self.bot = bot
         self.pos = pos
         self.plays = plays
-        self.eq = []
+        self.n = 0              # the plays scored so far
+        self.best = 0           # the best equity among them
+        self.parts = []         # their equities, _PART plays a list
 
     def done(self):
-        return len(self.eq) == len(self.plays)
+        return self.n == len(self.plays)
 
     def step(self, n=8):
         """Score the next `n` plays."""
-        a = len(self.eq)
+        a = self.n
         b = min(a + n, len(self.plays))
-        if a < b:
-            self.eq.extend(self.bot.equities(self.pos, _Slice(self.plays, a, b)))
+        while a < b:
+            c = min(b, a - a % _PART + _PART)       # (within one part)
+            eq = self.bot.equities(self.pos, _Slice(self.plays, a, c))
+            top = max(eq)
+            if a == 0 or top > self.best:
+                self.best = top
+            if a % _PART:
+                self.parts[-1].extend(eq)
+            else:
+                self.parts.append(eq)
+            a = self.n = c
 
     def loss(self, i):
         """Millipoints plays[i] loses against the best play (the rest is scored first)."""
         while not self.done():
-            self.step(64)
-        if len(self.eq) < 2:
+            self.step(_PART)
+        if self.n < 2:
             return 0
-        return (max(self.eq) - self.eq[i]) * 1000 // S_OUT
+        return (self.best - self.parts[i // _PART][i % _PART]) * 1000 // S_OUT
+
+
+_PART = 64
 
 
 class _Slice:
