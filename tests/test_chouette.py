@@ -168,7 +168,12 @@ def test_a_chouette_replays_on_micropython_as_on_cpython(tmp_path, mpy_lib):
 
 # ---- on the board, by keys ---------------------------------------------------------------------
 # A chouette's code and state come on top of a game's: on the unix port (8-byte words, so about
-# twice a Pico's heap use) the board's chouette runs in 256k.
+# twice a Pico's heap use) the board's chouette runs in 256k. Its live peak stays under 192 KB
+# plus the firmware's names, which the board interns at power-up (bgnames, since the soak found a
+# long session with no room for MicroPython's next table of names): 17 KB more than a chouette
+# meets by itself on the unix port (the 1,280-name table, 14 KB, and the names of what a
+# chouette never loads). Measured: 196,288 bytes before, 213,088 with them.
+PEAK_BUDGET = (192 + 24) * 1024
 DRIVE = ROOT / "tests" / "mp" / "app_drive.py"
 PROFILE = ROOT / "hardware" / "profiles" / "reference.json"
 
@@ -308,12 +313,12 @@ def test_a_five_player_multiple_cube_chouette_by_keys_with_drops_and_a_power_cut
     assert [(r[0], int(r[2])) for r in rows] == [(short(n), int(score[n])) for n in line]
     assert sum(int(r[1]) for r in rows) == 0            # the game's settlement adds up
     assert all(len(x) <= 16 for x in shown)              # an OLED line holds 16 characters
-    # the live heap: a chouette's code and state on top of a game's stay under 192 KB
+    # the live heap: a chouette's code and state on top of a game's stay within the budget
     peaks = _peaks(outs)
     print("chouette (5 players, multiple cubes), the board's display after game 3: %s; live "
           "peak %d KB"
           % (" | ".join(shown), max(peaks) // 1024))
-    assert max(peaks) < 192 * 1024
+    assert max(peaks) < PEAK_BUDGET
 
 
 def test_players_join_and_leave_between_games_by_keys(tmp_path, mpy_lib):
@@ -346,4 +351,4 @@ def test_players_join_and_leave_between_games_by_keys(tmp_path, mpy_lib):
     assert j["games"] == 2 and sum(j["score"]) == 0 and len(j["players"]) == 6
     assert ",".join("%s:%d" % (n, s) for n, s in zip(j["players"], j["score"])) \
         == st2[-1]["scores"]
-    assert max(_peaks(out + out2)) < 192 * 1024
+    assert max(_peaks(out + out2)) < PEAK_BUDGET

@@ -60,7 +60,10 @@ def test_four_buttons_type_a_name():
 
 def test_what_a_ranked_game_costs_in_heap_and_time(tmp_path, mpy_lib):
     """The same person (the best play each turn) against the level-1 bot, ranked and not, for
-    three seeds: both keep their live peak under 192 KB; the figures are printed (a benchmark, not a limit)."""
+    three seeds: both keep their live peak under 192 KB plus the firmware's names (which the
+    board interns at power-up, bgnames: 18 KB more on the unix port than such a game meets by
+    itself; measured 183,392 bytes before, 201,792 with them); the figures are printed (a
+    benchmark, not a limit)."""
     rows = []
     for seed in (1, 2, 3):
         plain, rk = tmp_path / ("p%d" % seed), tmp_path / ("r%d" % seed)
@@ -74,7 +77,7 @@ def test_what_a_ranked_game_costs_in_heap_and_time(tmp_path, mpy_lib):
                            "STATE", seed=seed, lib=mpy_lib)
         peak_p = int(re.search(r"PEAK (\d+)", out_p).group(1))
         peak_r = int(re.search(r"PEAK (\d+)", out_r).group(1))
-        assert peak_r < 192 * 1024
+        assert peak_r < (192 + 24) * 1024
         st = state(out_r)
         res = verify_ranked((rk / state(out_r, 0)["record"]).read_text())
         assert res.ok, res.error

@@ -49,7 +49,96 @@ def compile_lib(dest, lib=None, package=None):
         rel = src.relative_to(lib)
         mpy = rel.with_suffix(".mpy").as_posix()
         files[mpy] = compile_module(src, rel.as_posix(), Path(dest) / mpy)
+    if "bgapp/app.mpy" in files:           # (the board's application: its names, bgnames)
+        files[NAMES_MODULE] = names_module(files, Path(dest) / NAMES_MODULE)
     return files
+
+
+# ---- the names the board interns at power-up (bgapp.app.intern_names imports bgnames) --------
+# MicroPython keeps every name it meets (a qstr: module, function and attribute names, short
+# strings) for good, in tables that double: once about 1,260 names have come, the next table
+# takes 1,280 entries, 14 KB in one block on the unix port (8 KB on an RP2040). The soak found
+# long sessions that first met a new name late (the best-wins view's module, the characters of
+# a garbage GET name) with 47 KB free and no 14 KB in a row: "memory allocation failed,
+# allocating 1280 bytes" (that figure counts the entries) on every key of the menu. bgnames.mpy
+# is a module that does nothing but holds every name of the compiled firmware in its table:
+# importing it at power-up, once the first frame is lit, interns them all while the heap is in
+# one piece (MicroPython's loader does it in C, with no garbage between the names to split the
+# heap), and the big table comes then.
+NAMES_MODULE = "bgnames.mpy"
+
+
+def _vuint(data, i):
+    v = 0
+    while True:
+        b = data[i]
+        i += 1
+        v = (v << 7) | (b & 0x7F)
+        if not b & 0x80:
+            return v, i
+
+
+def _vuint_bytes(v):
+    out = [v & 0x7F]
+    v >>= 7
+    while v:
+        out.append(0x80 | (v & 0x7F))
+        v >>= 7
+    return bytes(reversed(out))
+
+
+def _name_table(data):
+    """(.mpy DATA's names that are text, the offset after its count of names, the offset after
+    its table of names)."""
+    mpy_version(data)
+    if data[1] != 6:
+        raise BuildError("a .mpy %d file: bgboard reads the names of .mpy 6 only" % data[1])
+    n, i = _vuint(data, 4)
+    after_count = i
+    _, i = _vuint(data, i)              # (the constants that follow the names)
+    names = []
+    for _ in range(n):
+        size, i = _vuint(data, i)
+        if size & 1:                    # (a name MicroPython has built in: a number)
+            continue
+        size >>= 1
+        names.append(data[i:i + size])
+        i += size + 1                   # (each name ends with a zero byte)
+    return names, after_count, i
+
+
+def mpy_names(data):
+    """The names (qstrs) a .mpy file holds as text: what MicroPython interns as it loads it."""
+    return _name_table(data)[0]
+
+
+def names_module(files, out):
+    """bgnames.mpy (written to OUT, returned) for the compiled library FILES ({path: .mpy
+    bytes}): an empty module whose table of names holds every name their modules intern, their
+    dotted and short module names (an import interns both) and each printable ASCII character
+    (a str's characters are interned as it is iterated)."""
+    names = {bytes([c]) for c in range(32, 127)}
+    for path, data in files.items():
+        if path.endswith(".mpy"):
+            names.update(mpy_names(data))
+            mod = path[:-4].replace("/", ".")
+            if mod.endswith(".__init__"):
+                mod = mod[:-9]
+            names.add(mod.encode())
+            names.add(mod.rsplit(".", 1)[-1].encode())
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "bgnames.py"
+        src.write_text("# the firmware's names (bgboard.build.names_module)\n")
+        empty = compile_module(src, "bgnames.py", out)
+    own, after_count, after_table = _name_table(empty)
+    n, _ = _vuint(empty, 4)
+    extra = sorted(names - set(own))
+    table = b"".join(_vuint_bytes(len(x) << 1) + x + b"\0" for x in extra)
+    data = (empty[:4] + _vuint_bytes(n + len(extra)) + empty[after_count:after_table] + table
+            + empty[after_table:])
+    Path(out).write_bytes(data)
+    return data
 
 
 def mpy_version(data):

@@ -14,9 +14,10 @@
 # one answer in three); "CGAME plan n" stops after n presses; prints CMEMBERS and CTEXT (STATE's
 # members, the display) after each answer, then CH with the line and scores and CPEAK, its live
 # peak), "MEM" (heap in use and free), "BREAK name before|after" (the record's next write fails
-# once with the builtin exception `name`, before its line reaches the file or after). Prints the
-# final STATE and PEAK, the most heap in use after a collection at any step, and TUTORTIME: how
-# long the completing step of each play took (ms).
+# once with the builtin exception `name`, before its line reaches the file or after), "SPLIT n"
+# (the free heap cut into pieces of n bytes at most), "NAMES" (MicroPython's qstr_info line).
+# Prints the final STATE and PEAK, the most heap in use after a collection at any step, and
+# TUTORTIME: how long the completing step of each play took (ms).
 # "FOUR": from then on GAME and its plays press keys as a person on a four-button board does, by
 # protocol lines only (KEY LEFT/RIGHT to walk the cursor, KEY SELECT, KEY SELECT long for OK,
 # KEY BACK for UNDO); FOURKEYS at the end counts the lines sent.
@@ -212,7 +213,7 @@ for cmd in sys.argv[3:]:
     elif w[0] == "CGAME":
         import drive_chouette
         drive_chouette.run(w, app, hal, key_play)
-    elif w[0] in ("TURN", "BLUNDER", "BEST", "SHOW", "MEM", "OOM", "BREAK"):
+    elif w[0] in ("TURN", "BLUNDER", "BEST", "SHOW", "MEM", "OOM", "BREAK", "SPLIT", "NAMES"):
         # the tutor's and the chouette's commands, in a module loaded when used: a plain game's
         # heap figure then holds no more of this script than it needs
         import drive_extra

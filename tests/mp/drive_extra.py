@@ -1,8 +1,10 @@
 # The drive's commands for the tutor (tests/mp/app_drive.py loads this module when one of them
-# comes): TURN, BLUNDER, BEST, SHOW, MEM, OOM (a pass out of memory in a person's move) and BREAK
-# (the record's next write fails) (see app_drive.py's top); the chouette's CGAME is
-# drive_chouette.py's.
+# comes): TURN, BLUNDER, BEST, SHOW, MEM, OOM (a pass out of memory in a person's move), BREAK
+# (the record's next write fails) (see app_drive.py's top), SPLIT and NAMES (below); the
+# chouette's CGAME is drive_chouette.py's.
 import gc
+
+_pins = []      # SPLIT's small blocks, kept for the rest of the run
 
 
 def run(w, app, hal, key_play):
@@ -97,6 +99,25 @@ def run(w, app, hal, key_play):
                 return getattr(f, name)
 
         j.f = Broken()
+    elif w[0] == "SPLIT":
+        # SPLIT n: the heap as a long session leaves it: most of it free, in pieces of n bytes
+        # at most (a small block kept between each two)
+        gc.collect()
+        n = int(w[1])
+        big = []
+        try:
+            while True:
+                big.append(bytearray(n))
+                _pins.append(bytearray(1))
+        except MemoryError:
+            pass
+        big = None
+        gc.collect()
+        print("SPLIT", gc.mem_free())
+    elif w[0] == "NAMES":
+        # NAMES: MicroPython's table of names (its line: pools, names, bytes)
+        import micropython
+        micropython.qstr_info()
     elif w[0] == "BEST":
         print("BEST", best_play())
         key_play(best_play(), app.game.m.turn)

@@ -89,6 +89,7 @@ class App:
             unload("glance")
             gc.collect()
         if not lit_first or self.journal.settings["current"]:
+            intern_names()
             # the move view's native loops, then the network, now, while the heap is in one
             # piece: a resumed record's replay leaves it in pieces (a 26-game chouette's: 200 KB
             # free, none of them 11 KB in a row)
@@ -361,6 +362,7 @@ class App:
         try:
             if 6 not in self.bots:  # (lit_first) the first frame, then what a game needs
                 self.show()
+                intern_names()
                 self.game_views()
                 self.bot(6)
             self._loop()
@@ -647,6 +649,21 @@ def drop(name):
     pkg = sys.modules.get(pkg)
     if pkg and hasattr(pkg, attr):
         delattr(pkg, attr)
+
+
+def intern_names():
+    """Every name of the firmware interned at power-up, once the first frame is lit, while the
+    heap is in one piece: importing bgnames (made by bgboard.build.names_module) does it, and
+    MicroPython's table for names past the 1,260th (14 KB in one block) comes now, not when a
+    long session first meets a new name in a heap in pieces. Nothing when the firmware runs
+    from its .py sources."""
+    try:
+        import bgnames      # type: ignore[import-not-found]  # (made by the build)
+    except ImportError:
+        return
+    except MemoryError:     # (no room even now: the names come one by one, as they are met)
+        pass
+    drop("bgnames")
 
 
 def load(module, cls):
