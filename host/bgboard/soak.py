@@ -765,6 +765,12 @@ class Soak:
         finally:
             if p2.board:
                 p2.board.close()
+        # what the pulls deleted, each verified on the laptop first: a finished game's record
+        # the board still held open at the listing (its game-over screen) is closed by the boot
+        # after the cut, and then pulled and deleted too (found by the full soak: '0005.bgr
+        # disappeared (cut 69, pull:DEL ...)', the record in the archive, whole)
+        self.deleted.update(p.deleted)
+        self.deleted.update(p2.deleted)
         self._reconnect()
         self.check_archive(closed, " (after a cut at pull:%s, %s)" % (step, wire.what))
         now = self.c.logs()
