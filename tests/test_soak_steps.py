@@ -12,6 +12,7 @@ from bgboard.soak_steps import FLASH_STEPS
 from test_vboard import golden_image  # noqa: F401 (a fixture)
 
 DEMO_DONE_SECONDS = 600       # a demo of two fast games on a loaded machine, well past its time
+GUIDED_KEYS = 3000            # keys that carry a game to its end (bgboard.soak.Soak.play_one's)
 
 
 def _demo(s):
@@ -38,6 +39,22 @@ def test_cuts_at_each_named_step_of_a_pull_and_of_a_flash(tmp_path, golden_image
         s.cut_pull_step("LOGS")
         before = {n: d for n, (size, d, o) in s.c.logs().items() if not o}
         marked = set(s.c.marked)
+        # a 1-point match played to its end (OK abandons a game the cuts left in progress): its
+        # record is still open on the match-over screen when the pull lists the records; the
+        # boot after the cut closes it and the next pull takes it and deletes it (the full soak
+        # once called that record lost)
+        s.press("MENU")
+        for key in ("P10", "P11", "P11", "P11", "P11"):     # a match, its length down to 1
+            assert s.press(key) is None
+        assert s.press("OK") is None
+        for _ in range(GUIDED_KEYS):
+            if s.state().get("phase") == "match_over":
+                break
+            s.guide()
+        assert s.state().get("phase") == "match_over", "the 1-point match did not end"
+        finished = s.state().get("record")
+        listing = s.c.logs()
+        assert listing[finished][2], "the finished match's record is not open at the listing"
         s.cut_pull_step("DEL")
         after = s.c.logs()
         for step in FLASH_STEPS:
@@ -53,12 +70,16 @@ def test_cuts_at_each_named_step_of_a_pull_and_of_a_flash(tmp_path, golden_image
     # before the switch the old firmware booted, after it the new one
     assert s.flash_boots == {"old": 4, "new": 1}
     # the demo records: marked pulled before the DEL (the first two in the first laptop's
-    # archive, all three in the second's), once each, whole, then deleted from the board
-    assert len(before) == 3 and set(before) == marked and not set(before) & set(after)
+    # archive, all three in the second's), once each, whole, then deleted from the board; the
+    # finished match's record (and a game the OK abandoned) too, whole in the second laptop's
+    assert len(before) == 3 and set(before) == marked
+    assert finished not in before and not set(listing) & set(after)
+    later = [listing[n][1] for n in listing if n not in before]
     assert s.laptops == 2
-    for laptop, n in (("laptop1", 2), ("laptop2", 3)):
+    for laptop, n, extra in (("laptop1", 2, []), ("laptop2", 3, later)):
         files = [p for p in (s.archives / laptop).rglob("*") if p.is_file()]
         assert sorted(archive.sha256_file(p) for p in files) \
-            == sorted(before[k] for k in sorted(before)[:n])
+            == sorted([before[k] for k in sorted(before)[:n]] + extra)
         assert not any(p.name.endswith(".part") for p in files)
-    assert len(s.archived_ok) == 3
+    # each of them replayed from the archive by the soak's check
+    assert set(before.values()) | set(later) <= s.archived_ok

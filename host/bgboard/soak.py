@@ -772,7 +772,9 @@ class Soak:
         self.deleted.update(p.deleted)
         self.deleted.update(p2.deleted)
         self._reconnect()
-        self.check_archive(closed, " (after a cut at pull:%s, %s)" % (step, wire.what))
+        later = {n: d for n, _, d in p.pulled + p2.pulled + p2.kept if n not in closed}
+        self.check_archive(dict(closed, **later),   # (and those: the board's sha256)
+                           " (after a cut at pull:%s, %s)" % (step, wire.what))
         now = self.c.logs()
         if delete:
             kept = sorted(n for n in closed if n in now)
