@@ -27,6 +27,7 @@ class VirtualHal:
         self._poll.register(sys.stdin, select.POLLIN)
         self._rx = bytearray(256)       # what read() gathers, a byte at a time
         self._one = bytearray(1)
+        self._head = b""                # the start of a line a read left unended (its name)
         self._id = None
         try:
             import _vcpu  # type: ignore[import-not-found]  # (the virtual board puts it there)
@@ -119,7 +120,12 @@ class VirtualHal:
         if not n:
             return b""
         data = bytes(rx[:n])
-        for line in data.split(b"\n")[:3]:       # (the jobs' names: the lines' first words)
+        # the jobs' names: the first words of the lines this read ends (their work comes with
+        # their end), a line begun in an earlier read named by its start (kept in _head)
+        lines = data.split(b"\n")
+        lines[0] = self._head + lines[0]
+        self._head = lines.pop()[:12]
+        for line in lines[:3]:
             w = line.split(None, 1)
             if w and 2 < len(w[0]) < 9 and w[0].isalpha():
                 self.did(w[0].decode().upper())
