@@ -1,6 +1,6 @@
 # Run by MicroPython: how often the board's journal asks littlefs for its free space (statvfs
 # walks every file: on a full flash the costliest step the board takes). Prints the lookups
-# after each step.
+# after each step, then how many of them had a watchdog feed right before and right after.
 import sys
 
 from bgapp.journal import Journal
@@ -12,7 +12,7 @@ class Hal:
         self.data_dir = d
 
     def feed(self):
-        pass
+        log.append("feed")
 
     def sync(self):
         pass
@@ -26,12 +26,17 @@ class Counted(Journal):
 
     def _statvfs(self):
         Counted.looks += 1
+        log.append("walk")
         return Journal._statvfs(self)
+
+
+log = []
 
 
 j = Counted(Hal(sys.argv[1]))
 print("power-up", Counted.looks)   # (once, to make the settings' folder on a fresh flash)
 Counted.looks = 0
+del log[:]                    # (power-up comes before the first feed starts the watchdog)
 for _ in range(20):           # STATE, menu frames
     j.free()
 print("frames", Counted.looks)
@@ -46,3 +51,6 @@ for i in range(200):          # a block more
     j.append("MOVE 0 24/21 13/12 padding padding")
     j.free()
 print("block", Counted.looks)
+walks = [i for i, w in enumerate(log) if w == "walk"]
+print("fed", sum(1 for i in walks if log[i - 1:i + 2] == ["feed", "walk", "feed"]),
+      "of", len(walks))

@@ -617,6 +617,8 @@ class App:
         free = self.journal.free()
         if free is not None:
             add(" free=%d" % (free // 1024))
+        if self.did:
+            self.did("gc")
         gc.collect()
         add(" heap=%d" % gc.mem_free())
         gap = getattr(self.hal, "feed_gap", None)

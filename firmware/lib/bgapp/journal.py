@@ -227,7 +227,12 @@ class Journal:
         until the files change (changed()): littlefs counts its blocks by walking every file,
         which on a full flash costs more than any other step of the board's."""
         if self._free is None:
+            feed = self.hal.feed      # (a walk of its own between two feeds: on a full flash
+            feed()                    # it is the longest single step of a request)
+            if self.did:
+                self.did("statvfs")
             self._free = self._statvfs()
+            feed()
         return self._free
 
     def _statvfs(self):
@@ -292,6 +297,8 @@ class Journal:
     def _put(self, line):
         feed = self.hal.feed      # (around the write: on flash it is the slow part of an event)
         feed()
+        if self.did:
+            self.did("write")
         self.f.write(line)
         self.f.flush()
         self.hal.sync()

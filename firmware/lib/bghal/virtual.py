@@ -38,6 +38,7 @@ class VirtualHal:
         self.feed_gap = 0         # the longest gap between two feeds so far (µs of CPU time)
         self.gap_job = ""         # what the board did in that gap (STATE gapwhat=)
         self._job = []            # what it did since the last feed: the link's command words
+        self._at = []             # when each began: µs of CPU after the last feed
         self._ctx = "boot"        # the last gap's job that had a name
 
     def show(self, frame):
@@ -48,6 +49,8 @@ class VirtualHal:
         j = self._job
         if len(j) < 6 and (not j or j[-1] != what):
             j.append(what)
+            if self._fed is not None:
+                self._at.append((self._cpu() - self._fed) // 1000)
 
     def keys(self):
         return ()
@@ -99,10 +102,15 @@ class VirtualHal:
                 self._ctx = what
             if gap > self.feed_gap:
                 self.feed_gap = gap
-                # a gap without a job of its own is the rest of the last one (a feed inside it)
+                # a gap without a job of its own is the rest of the last one (a feed inside it);
+                # each job with the ms of CPU it began at, when known (KEY@0+show@12)
+                at = self._at
+                if len(at) == len(self._job):
+                    what = "+".join("%s@%d" % (w, t // 1000) for w, t in zip(self._job, at))
                 self.gap_job = what or "in:" + self._ctx
         self._fed = now
         self._job = []
+        self._at = []
 
     def read(self):
         """The bytes waiting on the link (at most 256), or b"" (never blocks). Bytes the app has
