@@ -28,6 +28,7 @@ from pathlib import Path
 
 from bgcore import Position
 from bgboard import paths, protocol, soak_steps, vboard
+from bgboard.follow import Follower
 from bgboard.transport import SerialTransport
 
 WATCHDOG_SCALE = 200        # an RP2040 runs this firmware about 200x slower than the unix port
@@ -166,6 +167,8 @@ class Soak:
         self.recent = []          # the board's last `!` lines (frames and text aside)
         self.known = {}           # record name -> its events at the last check
         self.sums = {}            # record name -> (size, sha256) at the last check
+        self.copies = {}          # record name -> its bytes at its last fetch
+        self.followers = {}       # record name -> its replay as it grows (bgboard.follow)
         self.deleted = set()      # records the soak deleted itself (after pulling them)
         self.pulled = {}          # record name -> text, pulled and checked
         self.cuts = 0
@@ -331,6 +334,31 @@ class Soak:
         size, digest = self.c.get(name, offset, sink=parts.append)
         return b"".join(parts), size, digest
 
+    def fetch(self, name):
+        """(bytes, size, sha256) of the record NAME as the board gives them, read on from the
+        whole lines of its last fetch when the record only grew (a long chouette is 230 KB to
+        read after every cut otherwise), whole when it changed in any other way."""
+        old = self.copies.get(name, b"")
+        keep = old[:old.rfind(b"\n") + 1]
+        if keep:
+            try:
+                tail, size, digest = self.get(name, len(keep))
+            except protocol.LinkError:      # shorter than what was kept: GET refused the offset
+                tail, size, digest = b"", -1, ""
+            data = keep + tail
+            if len(data) == size and hashlib.sha256(data).hexdigest() == digest:
+                self.copies[name] = data
+                return data, size, digest
+        data, size, digest = self.get(name)
+        self.copies[name] = data
+        return data, size, digest
+
+    def replay(self, name, text):
+        """replay_text(TEXT) of the record NAME, replaying only the lines added since its last
+        replay when the text still begins with them (bgboard.follow)."""
+        with BGCORE:
+            return self.followers.setdefault(name, Follower()).feed(text)
+
     # ---- after a cut: what must hold ------------------------------------------------------------
     def check(self, note=""):
         """Every record on the board against what was known before: the old events still there,
@@ -343,13 +371,13 @@ class Soak:
         for name, (size, digest, is_open) in listing.items():
             if self.sums.get(name) == (size, digest):
                 continue
-            data, size2, digest2 = self.get(name)
+            data, size2, digest2 = self.fetch(name)
             if hashlib.sha256(data).hexdigest() != digest2 or len(data) != size2:
                 self.fault("%s arrived damaged (its sha256 differs from the board's)" % name)
                 continue
             text = data.decode("utf-8", "replace")
             try:
-                rep, info, torn = replay_text(text)
+                rep, info, torn = self.replay(name, text)
             except Exception as e:
                 self.fault("%s does not replay after a power cut%s: %s" % (name, note, e))
                 self.known[name] = events_of(text)     # its events are on flash all the same
@@ -373,6 +401,8 @@ class Soak:
         self.marked_seen |= getattr(self.c, "marked", set())
         for name in list(self.known):
             if name not in listing:
+                self.copies.pop(name, None)
+                self.followers.pop(name, None)
                 evs = self.known.pop(name)
                 digest = self.sums.pop(name, (0, ""))[1]
                 empty = all(e[:1] in "GOTC" for e in evs)
@@ -394,8 +424,8 @@ class Soak:
                 self.fault("STATE names %s, which is not on the board" % name)
             else:
                 try:
-                    data, _, _ = self.get(name)
-                    rep, info, torn = replay_text(data.decode())
+                    data, _, _ = self.fetch(name)
+                    rep, info, torn = self.replay(name, data.decode())
                     m = rep.match
                     st2 = self.state()          # unchanged meanwhile (no key was sent)
                     same = all(st2.get(k) == st.get(k) for k in ("record", "pos", "match",

@@ -135,14 +135,17 @@ class RecordError(ValueError):
 class _Lines:
     # The checked payloads of a record read line by line from a file (or text), verifying
     # each line's check as it goes: a whole record never has to sit in memory. A last line
-    # that fails its check because it was cut short is dropped, and `torn` says so.
-    def __init__(self, f):
+    # that fails its check because it was cut short is dropped, and `torn` says so. PREV and
+    # NO: the check and number of the line before F's first (a record read on from there).
+    def __init__(self, f, prev="", no=0):
         self.f = f
         self.torn = None
+        self.prev = prev
+        self.no = no
 
     def __iter__(self):
-        prev = ""
-        no = 0
+        prev = self.prev
+        no = self.no
         nxt = self.f.readline()
         while nxt:
             raw = nxt
