@@ -199,7 +199,7 @@ def _soak(args):
     from bgboard.soak import run
     return run(cuts=args.cuts, lines=args.lines, keys=args.keys, seed=args.seed,
                minutes=args.minutes, fill=not args.no_fill, work=args.work,
-               boards=args.boards)
+               boards=args.boards, chip=args.chip)
 
 
 def _sim(args):
@@ -473,6 +473,9 @@ def build_parser():
                     "B virtual boards run side by side (default 1)")
     sk.add_argument("--work", metavar="DIR", help="keep the flash image, the board's log and "
                     "the pulled records here (default: a temporary folder)")
+    sk.add_argument("--chip", choices=["rp2040"], help="soak the emulated RP2040 (MicroPython's "
+                    "rp2 port on rp2040js; about 4x slower than real time) instead of the unix "
+                    "port: its watchdog's feed gaps in chip time")
     sk.set_defaults(func=_soak)
     rd = sub.add_parser("render", help="draw a position or a record's move as an SVG picture")
     rd.add_argument("source", metavar="POSITION_ID|RECORD", help="a gnubg Position ID, or a "

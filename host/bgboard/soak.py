@@ -27,11 +27,12 @@ import time
 from pathlib import Path
 
 from bgcore import Position
-from bgboard import paths, protocol, soak_steps, vboard
+from bgboard import chip, paths, protocol, soak_steps, vboard
 from bgboard.follow import Follower
 from bgboard.transport import SerialTransport
 
 WATCHDOG_SCALE = 200        # an RP2040 runs this firmware about 200x slower than the unix port
+CHIP_SLOW = 8               # the emulated RP2040 runs at 0.2-0.3x real time: its time limits x8
 WATCHDOG_MS = 8000          # the RP2040's watchdog (bghal.rp2.WDT_TIMEOUT_MS)
 BOOT_LIMIT = 30.0           # seconds a board may take to answer HELLO after a cut
 ANSWER_LIMIT = 30.0         # seconds for one answer (a bot's move on a loaded machine)
@@ -137,8 +138,13 @@ class Watcher(protocol.Client):
 
 class Soak:
     def __init__(self, cuts, lines, keys, seed, minutes=None, fill=True, work=None, out=None,
-                 heap=vboard.DEFAULT_HEAP, say=print, image=None):
+                 heap=vboard.DEFAULT_HEAP, say=print, image=None, chip=None):
         self.n_cuts, self.n_lines, self.n_keys = cuts, lines, keys
+        self.chip = chip            # "rp2040": the emulated chip (bgboard.chip), not the unix port
+        self.board = None           # its ChipBoard, run in a thread of this process
+        self.boot_limit = BOOT_LIMIT * (CHIP_SLOW if chip else 1)
+        self.answer_limit = ANSWER_LIMIT * (CHIP_SLOW if chip else 1)
+        self.resets_seen = 0        # the chip's resets that were not the soak's power cuts
         self.seed = seed
         self.rng = random.Random(seed)
         self.deadline = time.monotonic() + minutes * 60 if minutes else None
@@ -183,7 +189,7 @@ class Soak:
         self.keys_sent = 0
         self.keys_refused = 0
         self.guided = 0
-        self.feed_gap = 0         # µs of the unix port's CPU time
+        self.feed_gap = 0         # µs of the unix port's CPU time (of emulated time on the chip)
         self.gap_what = ""        # what the board was doing in it (STATE gapwhat=)
         self.gaps = {}            # the same by phase: "years" (the flash filled), "soak"
         self.phase = "soak"
@@ -211,20 +217,31 @@ class Soak:
     # ---- the board -----------------------------------------------------------------------------
     def start(self, profile="reference"):
         if not self.image.exists():
-            vboard.install(self.image, profile)
+            if self.chip:
+                chip.install(self.image, profile)
+            else:
+                vboard.install(self.image, profile)
         else:
-            set_profile(self.image, profile)
+            set_profile(self.image, profile, "rp2040" if self.chip else "unix")
         self.profile = profile
         self.log = open(self.work / "vboard.log", "a")
+        if self.chip:
+            self.board = chip.ChipBoard(self.link, self.image, pid_file=self.pid_file,
+                                        log=self.log).start()
+            self._connect()
+            return
         env = dict(os.environ)
         env["BGBOARD_DICE_SEED"] = str(self.seed)     # the board's dice too (bghal.virtual)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "bgboard.cli", "vboard", "--link", str(self.link), "--flash",
              str(self.image), "--pid-file", str(self.pid_file), "--heap", self.heap],
             stdout=self.log, stderr=self.log, start_new_session=True, env=env)
+        self._connect()
+
+    def _connect(self):
         t0 = time.monotonic()
         while not (self.link.exists() and self.pid_file.exists()):
-            if self.proc.poll() is not None:
+            if (self.proc and self.proc.poll() is not None) or (self.board and self.board.error):
                 raise Fault("the virtual board did not start (see %s)" % (self.work / "vboard.log"))
             if time.monotonic() - t0 > 30:
                 raise Fault("the virtual board made no link within 30 s")
@@ -236,6 +253,10 @@ class Soak:
         if self.c:
             self.c.close()
             self.c = None
+        if self.board:
+            self.board.stop()
+            self.board = None
+            self.pid_file.unlink(missing_ok=True)
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -264,7 +285,7 @@ class Soak:
         t = time.monotonic()
         self.cuts += 1
         while self.pid() in (old, None):
-            if time.monotonic() - t > BOOT_LIMIT:
+            if time.monotonic() - t > self.boot_limit:
                 raise Fault("the board did not come back after power cut %d" % self.cuts)
             time.sleep(0.005)
         return t
@@ -279,9 +300,10 @@ class Soak:
         except protocol.LinkError:
             self.c.buf = b""
         try:
-            self.c.hello(BOOT_LIMIT)
+            self.c.hello(self.boot_limit)
         except protocol.LinkError as e:
-            raise Fault("no HELLO within %d s after power cut %d: %s" % (BOOT_LIMIT, self.cuts, e))
+            raise Fault("no HELLO within %d s after power cut %d: %s"
+                        % (self.boot_limit, self.cuts, e))
         took = time.monotonic() - since
         self.ask("WATCH on", "OK WATCH on")
         self.ask("FAST on", "OK FAST on")
@@ -303,8 +325,9 @@ class Soak:
         self.faults.append(text)
         self.say("FAULT: %s" % text)
 
-    def ask(self, line, expect=None, timeout=ANSWER_LIMIT):
+    def ask(self, line, expect=None, timeout=None):
         """LINE's one answer (its word matched, the `!` lines kept aside)."""
+        timeout = timeout or self.answer_limit
         try:
             ans = self.c.request(line, timeout)
         except protocol.LinkError as e:
@@ -320,6 +343,8 @@ class Soak:
     def state(self):
         ans = self.ask("STATE", "STATE ")
         st = protocol.parse_fields(ans.split()[1:])
+        if self.board:
+            self.chip_watchdog(st)
         if "feedgap" in st and int(st["feedgap"]) > self.gaps.get(self.phase, 0):
             self.gaps[self.phase] = int(st["feedgap"])
         if "feedgap" in st and int(st["feedgap"]) > self.feed_gap:
@@ -328,6 +353,16 @@ class Soak:
             self.say("longest watchdog-feed gap so far: %d us of CPU%s" % (
                 self.feed_gap, " (%s)" % st["gapwhat"] if "gapwhat" in st else ""))
         return st
+
+    def chip_watchdog(self, st):
+        """On the emulated chip: the longest gap between two writes of the watchdog's LOAD
+        register since the boot, in emulated time (as STATE feedgap=, µs), and a fault for
+        each reset the chip made itself (the watchdog fired, or the firmware reset it)."""
+        st["feedgap"] = str(self.board.stats(self.answer_limit)["max_feed_gap_ns"] // 1000)
+        resets = [r for r in self.board.resets if r != "power cut"]
+        for r in resets[self.resets_seen:]:
+            self.fault("the chip reset itself (%s)" % r)
+        self.resets_seen = len(resets)
 
     def get(self, name, offset=0):
         parts = []
@@ -548,7 +583,7 @@ class Soak:
         if True:
             for _ in range(owed):
                 try:
-                    ans = self.c.body_line(ANSWER_LIMIT)
+                    ans = self.c.body_line(self.answer_limit)
                 except protocol.LinkError as e:
                     raise Fault("no answer to the garbage line %r: %s" % (data[:60], e))
                 code = " ".join(ans.split()[:2]) if ans.startswith("ERR") else ans.split()[0]
@@ -572,7 +607,7 @@ class Soak:
         self.c.write_raw("".join(k + "\n" for k in sent).encode())
         for line in sent:
             try:
-                ans = self.c.answer("KEY", ANSWER_LIMIT)
+                ans = self.c.answer("KEY", self.answer_limit)
             except protocol.LinkError as e:
                 raise Fault("no answer to %r: %s" % (line, e))
             self.keys_sent += 1
@@ -1220,7 +1255,7 @@ class Soak:
         """After a fault: the board is asked HELLO again (cut if it does not answer)."""
         try:
             self.c.drain()
-            self.c.hello(BOOT_LIMIT)
+            self.c.hello(self.boot_limit)
             self.ask("WATCH on")
             self.ask("FAST on")
         except (protocol.LinkError, Fault):
@@ -1238,8 +1273,10 @@ class Soak:
             "%s %d" % kv for kv in sorted(self.cut_kinds.items()))))
         p("events announced (!EV): %d, lost: %d; torn last lines dropped: %d"
           % (self.announced_total, self.lost, self.torn_seen))
-        p("boot time after a cut: median %.2f s, 90%% %.2f s, max %.2f s (unix port, %d boots)"
-          % (statistics.median(bt), bt[int(len(bt) * 0.9)] if bt else 0, bt[-1], len(bt)))
+        p("boot time after a cut: median %.2f s, 90%% %.2f s, max %.2f s (%s, %d boots)"
+          % (statistics.median(bt), bt[int(len(bt) * 0.9)] if bt else 0, bt[-1],
+             "wall time of the emulated RP2040, 0.2-0.3x real time" if self.chip
+             else "unix port", len(bt)))
         p("garbage lines: %d sent; answers: %s" % (self.lines_sent, ", ".join(
             "%s %d" % kv for kv in sorted(self.line_answers.items(), key=lambda kv: -kv[1]))))
         for i, (a, b) in enumerate(self.heaps):
@@ -1268,16 +1305,22 @@ class Soak:
             p("exports loaded into gnubg: none (gnubg missing or nothing finished)")
         if self.fill_note:
             p("years of games: %s" % self.fill_note)
-        p("longest gap between watchdog feeds: %.1f ms of CPU on the unix port%s, x%d = %.2f s "
-          "(the RP2040's watchdog: %d s%s)" % (
-              gap_ms, " (%s)" % self.gap_what if self.gap_what else "", WATCHDOG_SCALE,
-              gap_ms * WATCHDOG_SCALE / 1000, WATCHDOG_MS // 1000,
-              ": OVER IT, an RP2040 would reset" if gap_ms * WATCHDOG_SCALE > WATCHDOG_MS
-              else ""))
+        if self.chip:
+            p("longest gap between watchdog feeds: %.1f ms of emulated RP2040 time (its "
+              "watchdog: %d s%s)" % (gap_ms, WATCHDOG_MS // 1000, ": OVER IT"
+                                     if gap_ms > WATCHDOG_MS else ""))
+        else:
+            p("longest gap between watchdog feeds: %.1f ms of CPU on the unix port%s, x%d = "
+              "%.2f s (the RP2040's watchdog: %d s%s)" % (
+                  gap_ms, " (%s)" % self.gap_what if self.gap_what else "", WATCHDOG_SCALE,
+                  gap_ms * WATCHDOG_SCALE / 1000, WATCHDOG_MS // 1000,
+                  ": OVER IT, an RP2040 would reset" if gap_ms * WATCHDOG_SCALE > WATCHDOG_MS
+                  else ""))
         if len(self.gaps) > 1:
+            scale = 1 if self.chip else WATCHDOG_SCALE
             p("  by phase: %s" % ", ".join(
-                "%s %.1f ms (x%d = %.2f s)" % (k, v / 1000, WATCHDOG_SCALE,
-                                               v * WATCHDOG_SCALE / 1e6)
+                "%s %.1f ms%s" % (k, v / 1000, "" if self.chip else " (x%d = %.2f s)"
+                                  % (scale, v * scale / 1e6))
                 for k, v in sorted(self.gaps.items())))
         p("time taken: %d min %02d s" % (seconds // 60, seconds % 60))
         if self.faults:
@@ -1354,11 +1397,12 @@ def copy_records(image, data, keep_free):
     return n
 
 
-def set_profile(image, name):
-    """Put board profile NAME on an image that holds the firmware (the records are kept)."""
+def set_profile(image, name, target="unix"):
+    """Put board profile NAME on an image that holds the firmware (the records are kept), for a
+    board of TARGET ("unix": the virtual HAL; "rp2040": the chip's own)."""
     from bgboard import build, paths
     fs = vboard.open_image(image)
-    data = build.profile_file(json.loads(paths.profile_path(name).read_text()), "unix")
+    data = build.profile_file(json.loads(paths.profile_path(name).read_text()), target)
     with fs.open("/profile.json", "wb") as f:
         f.write(data)
     vboard.save_image(fs, image)
@@ -1409,10 +1453,18 @@ def merged(soaks):
 
 
 def run(cuts=1000, lines=100000, keys=100000, seed=None, minutes=None, fill=True, work=None,
-        boards=1):
+        boards=1, chip=None):
     """`bgboard soak`. With BOARDS > 1 the cuts, lines and keys are shared among that many
-    virtual boards run side by side (each its own flash; the flash is filled on the first)."""
+    virtual boards run side by side (each its own flash; the flash is filled on the first).
+    CHIP "rp2040": the boards are emulated RP2040s (bgboard.chip), the feed gaps chip time."""
     import threading
+    if chip:
+        from bgboard import chip as emulated
+        try:
+            emulated.check()
+        except emulated.ChipUnavailable as e:
+            print("bgboard soak: %s" % e, file=sys.stderr)
+            return 1
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 30)
     # the stream as it is now: bgboard flash's code swaps sys.stdout for a moment around each
@@ -1425,7 +1477,7 @@ def run(cuts=1000, lines=100000, keys=100000, seed=None, minutes=None, fill=True
         w = None if work is None else Path(work) / ("board%d" % (i + 1) if boards > 1 else "")
         tag = "board %d: " % (i + 1) if boards > 1 else ""
         s = Soak(part(cuts), part(lines), part(keys), seed + i, minutes=minutes,
-                 fill=fill and i == 0, work=w, say=lambda t, tag=tag: say(tag + t))
+                 fill=fill and i == 0, work=w, say=lambda t, tag=tag: say(tag + t), chip=chip)
         s.reporting = boards == 1
         s.gnubg_sample = -(-GNUBG_SAMPLE // boards)     # the sample shared among the boards
         soaks.append(s)

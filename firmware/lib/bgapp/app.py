@@ -361,9 +361,13 @@ class App:
     def run(self):
         try:
             if 6 not in self.bots:  # (lit_first) the first frame, then what a game needs
+                feed = self.hal.feed    # (each step a few hundred ms on the chip: fed between)
                 self.show()
+                feed()
                 intern_names()
+                feed()
                 self.game_views()
+                feed()
                 self.bot(6)
             self._loop()
         except KeyboardInterrupt:
