@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from pathlib import Path
 
 from bgcore import Position
@@ -145,6 +146,7 @@ class Soak:
         self.boot_limit = BOOT_LIMIT * (CHIP_SLOW if chip else 1)
         self.answer_limit = ANSWER_LIMIT * (CHIP_SLOW if chip else 1)
         self.resets_seen = 0        # the chip's resets that were not the soak's power cuts
+        self.asked = deque(maxlen=3)  # the last requests the soak asked (STATE aside)
         self.seed = seed
         self.rng = random.Random(seed)
         self.deadline = time.monotonic() + minutes * 60 if minutes else None
@@ -299,11 +301,7 @@ class Soak:
                     self.bang(ln)
         except protocol.LinkError:
             self.c.buf = b""
-        try:
-            self.c.hello(self.boot_limit)
-        except protocol.LinkError as e:
-            raise Fault("no HELLO within %d s after power cut %d: %s"
-                        % (self.boot_limit, self.cuts, e))
+        self._hello(self.c)
         took = time.monotonic() - since
         self.ask("WATCH on", "OK WATCH on")
         self.ask("FAST on", "OK FAST on")
@@ -328,6 +326,8 @@ class Soak:
     def ask(self, line, expect=None, timeout=None):
         """LINE's one answer (its word matched, the `!` lines kept aside)."""
         timeout = timeout or self.answer_limit
+        if line != "STATE":
+            self.asked.append(line[:40])
         try:
             ans = self.c.request(line, timeout)
         except protocol.LinkError as e:
@@ -350,8 +350,9 @@ class Soak:
         if "feedgap" in st and int(st["feedgap"]) > self.feed_gap:
             self.feed_gap = int(st["feedgap"])
             self.gap_what = st.get("gapwhat", "")
-            self.say("longest watchdog-feed gap so far: %d us of CPU%s" % (
-                self.feed_gap, " (%s)" % st["gapwhat"] if "gapwhat" in st else ""))
+            self.say("longest watchdog-feed gap so far: %d us of %s%s" % (
+                self.feed_gap, "emulated chip time" if self.chip else "CPU",
+                " (%s)" % st["gapwhat"] if "gapwhat" in st else ""))
         return st
 
     def chip_watchdog(self, st):
@@ -359,6 +360,9 @@ class Soak:
         register since the boot, in emulated time (as STATE feedgap=, µs), and a fault for
         each reset the chip made itself (the watchdog fired, or the firmware reset it)."""
         st["feedgap"] = str(self.board.stats(self.answer_limit)["max_feed_gap_ns"] // 1000)
+        # (the chip names no jobs: what the soak had asked since, and whether a demo ran)
+        st["gapwhat"] = "after %s%s" % (" | ".join(self.asked) or "the boot",
+                                         ", a demo running" if st.get("demo", "0") != "0" else "")
         resets = [r for r in self.board.resets if r != "power cut"]
         for r in resets[self.resets_seen:]:
             self.fault("the chip reset itself (%s)" % r)
@@ -765,6 +769,22 @@ class Soak:
     def _cut_at_step(self):
         self.step_cut_at = self.cut()
 
+    def _booted(self):
+        """Wait for the board to answer HELLO after a cut, as a person waits for it to light up
+        before pulling again (the emulated chip boots in 10 s or more of wall time)."""
+        c = protocol.Client(SerialTransport(str(self.link), 0.05))
+        try:
+            self._hello(c)
+        finally:
+            c.close()
+
+    def _hello(self, c):
+        try:
+            c.hello(self.boot_limit)
+        except protocol.LinkError as e:
+            raise Fault("no HELLO within %d s after power cut %d: %s"
+                        % (self.boot_limit, self.cuts, e))
+
     def _reconnect(self):
         self.c = Watcher(SerialTransport(str(self.link), 0.05), self)
         self.boot(time.monotonic())
@@ -819,6 +839,7 @@ class Soak:
                 p.board.close()
         if wire.fired:
             self.cuts_note(kind, wire.what)
+            self._booted()
         elif failed is not None:
             self.fault("the pull failed before its cut at %s: %s" % (step, failed))
         # the next pull, uncut
