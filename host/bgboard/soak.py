@@ -146,6 +146,7 @@ class Soak:
         self.boot_limit = BOOT_LIMIT * (CHIP_SLOW if chip else 1)
         self.answer_limit = ANSWER_LIMIT * (CHIP_SLOW if chip else 1)
         self.resets_seen = 0        # the chip's resets that were not the soak's power cuts
+        self.chip_resets = {}       # their reasons: "timeout" (the watchdog), "forced"
         self.asked = deque(maxlen=3)  # the last requests the soak asked (STATE aside)
         self.seed = seed
         self.rng = random.Random(seed)
@@ -358,14 +359,18 @@ class Soak:
     def chip_watchdog(self, st):
         """On the emulated chip: the longest gap between two writes of the watchdog's LOAD
         register since the boot, in emulated time (as STATE feedgap=, µs), and a fault for
-        each reset the chip made itself (the watchdog fired, or the firmware reset it)."""
+        each time the watchdog fired (a "forced" reset is machine.reset(), which only `bgboard
+        flash` calls, to start the firmware it installed)."""
         st["feedgap"] = str(self.board.stats(self.answer_limit)["max_feed_gap_ns"] // 1000)
         # (the chip names no jobs: what the soak had asked since, and whether a demo ran)
         st["gapwhat"] = "after %s%s" % (" | ".join(self.asked) or "the boot",
                                          ", a demo running" if st.get("demo", "0") != "0" else "")
         resets = [r for r in self.board.resets if r != "power cut"]
         for r in resets[self.resets_seen:]:
-            self.fault("the chip reset itself (%s)" % r)
+            self.chip_resets[r] = self.chip_resets.get(r, 0) + 1
+            if r != "forced":
+                self.fault("the chip reset itself (%s: the watchdog was not fed for %d ms)"
+                           % (r, WATCHDOG_MS) if r == "timeout" else "the chip reset (%s)" % r)
         self.resets_seen = len(resets)
 
     def get(self, name, offset=0):
@@ -1328,15 +1333,18 @@ class Soak:
             p("years of games: %s" % self.fill_note)
         if self.chip:
             p("longest gap between watchdog feeds: %.1f ms of emulated RP2040 time (its "
-              "watchdog: %d s%s)" % (gap_ms, WATCHDOG_MS // 1000, ": OVER IT"
-                                     if gap_ms > WATCHDOG_MS else ""))
+              "watchdog: %d s%s)%s" % (gap_ms, WATCHDOG_MS // 1000, ": OVER IT"
+                                       if gap_ms > WATCHDOG_MS else "", self.gap_what and
+                                       ", %s" % self.gap_what))
+            p("chip resets: %d by the watchdog, %d by machine.reset() (bgboard flash)"
+              % (self.chip_resets.get("timeout", 0), self.chip_resets.get("forced", 0)))
         else:
             p("longest gap between watchdog feeds: %.1f ms of CPU on the unix port%s, x%d = "
               "%.2f s (the RP2040's watchdog: %d s%s)" % (
                   gap_ms, " (%s)" % self.gap_what if self.gap_what else "", WATCHDOG_SCALE,
                   gap_ms * WATCHDOG_SCALE / 1000, WATCHDOG_MS // 1000,
-                  ": OVER IT, an RP2040 would reset" if gap_ms * WATCHDOG_SCALE > WATCHDOG_MS
-                  else ""))
+                  ": over it by this proxy; --chip rp2040 measures the chip's own"
+                  if gap_ms * WATCHDOG_SCALE > WATCHDOG_MS else ""))
         if len(self.gaps) > 1:
             scale = 1 if self.chip else WATCHDOG_SCALE
             p("  by phase: %s" % ", ".join(
@@ -1445,7 +1453,7 @@ def merged(soaks):
         for k in ("n_cuts", "n_lines", "n_keys", "cuts", "lost", "announced_total", "torn_seen",
                   "discarded", "board_deleted", "lines_sent", "keys_sent", "keys_refused", "guided"):
             setattr(m, k, getattr(m, k) + getattr(o, k))
-        for k in ("cut_kinds", "line_answers"):
+        for k in ("cut_kinds", "line_answers", "chip_resets"):
             for kk, v in getattr(o, k).items():
                 getattr(m, k)[kk] = getattr(m, k).get(kk, 0) + v
         m.boot_times += o.boot_times
