@@ -143,8 +143,9 @@ class Soak:
         self.n_cuts, self.n_lines, self.n_keys = cuts, lines, keys
         self.chip = chip            # "rp2040": the emulated chip (bgboard.chip), not the unix port
         self.board = None           # its ChipBoard, run in a thread of this process
-        self.boot_limit = BOOT_LIMIT * (CHIP_SLOW if chip else 1)
-        self.answer_limit = ANSWER_LIMIT * (CHIP_SLOW if chip else 1)
+        self.slow = CHIP_SLOW if chip else 1
+        self.boot_limit = BOOT_LIMIT * self.slow
+        self.answer_limit = ANSWER_LIMIT * self.slow
         self.resets_seen = 0        # the chip's resets that were not the soak's power cuts
         self.chip_resets = {}       # their reasons: "timeout" (the watchdog), "forced"
         self.asked = deque(maxlen=3)  # the last requests the soak asked (STATE aside)
@@ -831,7 +832,7 @@ class Soak:
                                    deletes=len(unmarked if step == "PULLED" else closed))
         if go_on is not None:
             wire.go_on = go_on
-        p = soak_steps.CutPuller(self.link, self.archive, delete, wire)
+        p = soak_steps.CutPuller(self.link, self.archive, delete, wire, self.slow)
         failed = None
         try:
             p.run()
@@ -848,7 +849,7 @@ class Soak:
         elif failed is not None:
             self.fault("the pull failed before its cut at %s: %s" % (step, failed))
         # the next pull, uncut
-        p2 = soak_steps.CutPuller(self.link, self.archive, delete)
+        p2 = soak_steps.CutPuller(self.link, self.archive, delete, slow=self.slow)
         try:
             p2.run()
         except protocol.LinkError as e:
@@ -1140,7 +1141,7 @@ class Soak:
         # pulled with --delete (bgboard logs pull's own code), then played on
         self.c.close()
         self.c = None
-        p = soak_steps.CutPuller(self.link, self.out / "fill", True)
+        p = soak_steps.CutPuller(self.link, self.out / "fill", True, slow=self.slow)
         with BGCORE:
             p.run()
         self.c = Watcher(SerialTransport(str(self.link), 0.05), self)

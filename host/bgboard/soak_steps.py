@@ -29,6 +29,7 @@ import time
 from bgboard import flashing
 from bgboard.build import Build, compile_module
 from bgboard.link import Board
+from bgboard.protocol import ANSWER_TIMEOUT
 from bgboard.logs import Puller
 
 PULL_STEPS = ("LOGS", "GET", "DEL", "PULLED")
@@ -95,9 +96,20 @@ class Tripwire:
 
 
 class CutBoard(Board):
-    """The pull's link to the board, telling the tripwire each line sent and read."""
+    """The pull's link to the board, telling the tripwire each line sent and read; its waits
+    SLOW times a person's (the emulated chip runs at a fraction of real time)."""
 
     wire = None
+    slow = 1
+
+    def answer(self, word, timeout=ANSWER_TIMEOUT):
+        return Board.answer(self, word, timeout * self.slow)
+
+    def body_line(self, timeout=ANSWER_TIMEOUT):
+        return Board.body_line(self, timeout * self.slow)
+
+    def hello(self, timeout=15.0):
+        return Board.hello(self, timeout * self.slow)
 
     def send(self, line):
         Board.send(self, line)
@@ -114,9 +126,10 @@ class CutBoard(Board):
 class CutPuller(Puller):
     """bgboard logs pull's own code, its link tripwired (WIRE None: an uncut pull)."""
 
-    def __init__(self, port, out, delete, wire=None):
+    def __init__(self, port, out, delete, wire=None, slow=1):
         Puller.__init__(self, port, out=str(out), delete=delete, show=False)
         self.wire = wire
+        self.slow = slow
 
     def run(self):
         # its notes ("NAME is being written ...") are for a person at a terminal
@@ -126,6 +139,7 @@ class CutPuller(Puller):
     def open_board(self, port):
         b = CutBoard(port)
         b.wire = self.wire
+        b.slow = self.slow
         return b
 
 
