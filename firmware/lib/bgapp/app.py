@@ -361,14 +361,14 @@ class App:
     def run(self):
         try:
             if 6 not in self.bots:  # (lit_first) the first frame, then what a game needs
-                feed = self.hal.feed    # (each step a few hundred ms on the chip: fed between)
-                self.show()
-                feed()
+                feed = self.hal.feed    # (each step a few hundred ms on the chip: fed between;
+                self.show()             # the network before the views, its 11 KB block while
+                feed()                  # the heap is in one piece)
                 intern_names()
                 feed()
-                self.game_views()
-                feed()
                 self.bot(6)
+                feed()
+                self.game_views()
             self._loop()
         except KeyboardInterrupt:
             from bgapp.fault import give_back
