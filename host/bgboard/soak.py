@@ -9,7 +9,8 @@ board must answer HELLO, resume the game in progress at the last event on flash 
 the last `!EV` it announced), and every record must still replay, closed ones unchanged. At the
 end every record is pulled and verified by replay (`bgboard verify`'s code), and each finished
 one exported; a sample of the exports is loaded into GNU Backgammon (gnubg -q -t). Prints
-figures; exits 1 with the faults found, one line each."""
+figures; exits 1 with the faults found, one line each. With --chip rp2040 the board is the
+emulated RP2040 (bgboard.chip) and the watchdog's gaps are the emulator's, in chip time."""
 
 import binascii
 import hashlib
