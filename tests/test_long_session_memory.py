@@ -57,8 +57,11 @@ def test_a_long_chouettes_fragmented_heap_answers_every_request_and_frame(tmp_pa
           "lowest largest block %s bytes; %s"
           % (HEAP, summary["answers"], summary["frames"], summary["low_free"],
              summary["low_largest"], ", ".join("%s %s/%s" % m for m in mem)))
-    # the run reached the fragmented heap: free space in pieces, none of them 4 KB
-    assert int(summary["low_largest"]) < 4096, summary
+    # the run reached the fragmented heap: free space in pieces, the largest under a quarter of
+    # it and under 8 KB (its exact size moves by a few hundred bytes with the temporary paths'
+    # lengths: 3,904 here, 4,160 on CI's machine)
+    largest, free = int(summary["low_largest"]), int(summary["low_free"])
+    assert largest * 4 < free and largest < 8192, summary
     assert int(summary["answers"]) >= ANSWERS, summary
     assert not failed, "%d ERR memory: %s" % (len(failed), failed[:5])
     assert int(summary["frames"]) > 100 and not bad, bad[:3]
