@@ -53,7 +53,8 @@ def test_resume_reads_once_feeds_and_goes_on_after_the_last_whole_line(tmp_path,
 def test_the_bot_feeds_the_watchdog_while_it_scores_a_roll():
     """Found by the soak: a level-6 move in a demo was the longest gap between feeds (44 ms of
     CPU on the unix port, x200 = 8.9 s, past the RP2040's 8 s): the bot now calls its tick (the
-    board's feed) every 16 plays it scores."""
+    board's feed) every 16 plays it scores (level 6's look ahead too: every 16 plays of a reply
+    and after each roll)."""
     from bgcore import Position
     from bgcore.bot import Bot
     pos = Position.initial()
@@ -63,7 +64,13 @@ def test_the_bot_feeds_the_watchdog_while_it_scores_a_roll():
     calls = []
     bot.tick = lambda: calls.append(1)
     bot.choose(pos, d, d)
-    assert len(plays) >= 32 and len(calls) == len(plays) // 16
+    assert len(plays) >= 32 and len(calls) >= len(plays) // 16
+    # a level that never looks ahead: a tick for every 16 plays of the roll, no more
+    calls.clear()
+    bot = Bot(5, seed=1)
+    bot.tick = lambda: calls.append(1)
+    bot.choose(pos, d, d)
+    assert len(calls) == len(plays) // 16
 
 
 def test_settings_move_out_of_the_records_folder(tmp_path, mpy_lib):

@@ -3,6 +3,7 @@
 # play's equity, more the lower the level. All integer arithmetic: the same seed gives the same
 # choices on MicroPython and CPython.
 
+import sys
 from array import array
 
 from bgcore import net as _netmod
@@ -14,6 +15,14 @@ NAMES = ("", "beginner", "casual", "club", "strong", "expert", "master")
 # the most plays of one roll the network scores: a roll with more (a double's hundreds) is first
 # shortlisted by a cheap estimate (bgcore.shortlist), so that a move's work is bounded
 CAP = 128
+# level 6 looks one roll ahead (bgcore.lookahead) at its best plays when they are close: up to
+# AHEAD_PLAYS of them within AHEAD_MARGIN (1/32768 point) of the best, each judged by the
+# opponent's best reply to every roll, the rolls taken until AHEAD_CAP plays have been scored
+# (chosen by measurement: bgboard bench bot, README)
+AHEAD_PLAYS = 2
+AHEAD_MARGIN = 1000
+AHEAD_CAP = 112
+_AHEAD_CODE = ("bgcore.lookahead", "bgcore.dance", "bgcore.dancenet")
 _net = None
 
 
@@ -161,14 +170,43 @@ class Bot:
         return best
 
     def choose(self, pos, d1, d2):
-        """One of pos.plays(d1, d2), or None when the roll cannot be played."""
-        return self.hint(pos, d1, d2, NOISE[self.level] * S_OUT // 1000)
+        """One of pos.plays(d1, d2), or None when the roll cannot be played. Level 6 looks one
+        roll ahead where its best plays are close (bgcore.lookahead.closest)."""
+        if self.level < 6:
+            return self.hint(pos, d1, d2, NOISE[self.level] * S_OUT // 1000)
+        plays = pos.plays(d1, d2)
+        n = len(plays)
+        if n < 2 or n > CAP:            # (a shortlisted roll keeps the network's choice)
+            return self._best(pos, plays, 0)
+        eq = []
+        self._scan(pos, plays, 0, eq)
+        top = max(eq)
+        close = 0
+        for v in eq:
+            if top - v <= AHEAD_MARGIN:
+                close += 1
+        if close < 2:
+            return plays[eq.index(top)].detached()
+        # the look ahead's code (and the dance readout it may load) leaves the heap after it
+        loaded = [m for m in _AHEAD_CODE if m in sys.modules]
+        from bgcore.lookahead import closest
+        play = closest(self, pos, plays, eq, AHEAD_PLAYS, AHEAD_MARGIN, AHEAD_CAP)
+        import bgcore
+        for m in _AHEAD_CODE:
+            if m not in loaded and m in sys.modules:
+                del sys.modules[m]
+                if hasattr(bgcore, m[7:]):
+                    delattr(bgcore, m[7:])
+        return play
 
     def hint(self, pos, d1, d2, noise=0):
         """The strongest play for the side on roll, whatever the level (None: no legal play).
         Of a roll with more than CAP plays, the network scores the CAP best by a cheap estimate
         (bgcore.shortlist)."""
-        plays = pos.plays(d1, d2)
+        return self._best(pos, pos.plays(d1, d2), noise)
+
+    def _best(self, pos, plays, noise):
+        # hint's choice among `plays`
         if len(plays) < 2:
             return plays[0].detached() if plays else None
         pick = None

@@ -1,8 +1,9 @@
 # The chances of the side on roll one roll ahead, for the bot's cube decisions near a cube window
-# (bgcore.cube): the network's chances of a position before the roll are its weakest figure, and
-# averaging over the 21 rolls the chances after the bot's best play for each brings them closer
-# to GNU Backgammon's (bgboard bench bot measures the decisions). Integer arithmetic: the same
-# chances on MicroPython and CPython. Loaded only when a decision is close.
+# (bgcore.cube) and level 6's close checker plays (bgcore.bot): the network's chances of a
+# position before the roll are its weakest figure, and averaging over the 21 rolls the chances
+# after the bot's best play for each brings them closer to GNU Backgammon's (bgboard bench bot
+# measures the decisions). Integer arithmetic: the same chances on MicroPython and CPython.
+# Loaded only when a decision is close, and dropped after it.
 #
 # Its cost is bounded by what it does, never by a clock: a double can have hundreds of plays
 # (and a thousand orders of steps to find them), so a double's play is found in two halves:
@@ -133,3 +134,31 @@ def ahead(bot, pos, cap=None):
         if tick:
             tick()
     return [s0 // weight, s1 // weight, s2 // weight, s3 // weight, s4 // weight]
+
+
+def closest(bot, pos, plays, eq, most, margin, cap):
+    """Of `plays` (the network's equities `eq`), the `most` best within `margin` of the best
+    (of equal ones the earlier), the one after which the opponent's chances one roll ahead are
+    worst for it (`ahead` with `cap`; of equal ones the better by the network)."""
+    n = len(plays)
+    picked = []
+    for _ in range(most):
+        k = -1
+        for i in range(n):
+            if i not in picked and (k < 0 or eq[i] > eq[k]):
+                k = i
+        if k < 0 or (picked and eq[picked[0]] - eq[k] > margin):
+            break
+        picked.append(k)
+    picked = [plays[i].detached() for i in picked]
+    best = best_v = None
+    for play in picked:
+        after = pos.apply(play)
+        if after.is_over():
+            return play
+        w, wg, wb, lg, lb = ahead(bot, after, cap)      # the opponent's, on roll
+        v = lg + lb - wg - wb - 2 * w
+        if best_v is None or v > best_v:
+            best = play
+            best_v = v
+    return best
