@@ -71,13 +71,15 @@ def board(me=None, them=None):
     return b
 
 
-# The files that take longest (the emulated chip's, the flashes'), measured with --durations:
-# started first, so that the workers `-n auto` runs (pyproject.toml) end together instead of
-# one of them finishing a long file alone.
-LONGEST_FIRST = ("test_soak_chip.py", "test_chip.py", "test_host_flash.py", "test_chip_keys.py",
-                 "test_soak_steps.py", "test_bot.py", "test_gnubg_crosscheck.py")
+# The files that take longest (the emulated chip's, the flashes', the bot's strength check),
+# measured with --durations: started first, so that the workers `-n auto` runs (pyproject.toml,
+# files handed out in this order) end together instead of one finishing a long file alone.
+LONGEST_FIRST = ("test_chip.py", "test_bot.py", "test_soak_chip.py", "test_host_flash.py",
+                 "test_chip_keys.py", "test_chouette.py", "test_soak_steps.py",
+                 "test_gnubg_crosscheck.py")
 
 
 def pytest_collection_modifyitems(items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))     # stable: the rest keep order
+    # a stable sort: the other files, and the tests inside each file, keep their order
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))

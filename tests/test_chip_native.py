@@ -35,11 +35,16 @@ NET_SCRIPT = ROOT / "tests" / "mp" / "net_native.py"
 
 
 def test_net_native_matches_python(mpy_lib):
-    """The bot network's native loops (bgcore.net: viper on MicroPython) give the same equities
-    and probabilities, integer for integer, as its Python loops on CPython and on MicroPython."""
-    cpy = subprocess.run([sys.executable, str(NET_SCRIPT)], capture_output=True, text=True,
-                         env={"PYTHONPATH": str(FIRMWARE_LIB)}, timeout=300)
-    assert cpy.returncode == 0, cpy.stderr
+    """The bot network's native loops (bgcore.net: viper on MicroPython) and CPython's versions
+    on its builtins (bgcore.net_cpython) give the same equities and probabilities, integer for
+    integer, as its Python loops on CPython and on MicroPython."""
+    fast = subprocess.run([sys.executable, str(NET_SCRIPT), "builtins"], capture_output=True,
+                          text=True, env={"PYTHONPATH": str(FIRMWARE_LIB)}, timeout=300)
+    cpy = subprocess.run([sys.executable, str(NET_SCRIPT), "python"], capture_output=True,
+                         text=True, env={"PYTHONPATH": str(FIRMWARE_LIB)}, timeout=300)
+    assert cpy.returncode == 0 and fast.returncode == 0, cpy.stderr + fast.stderr
+    assert fast.stdout.splitlines()[0] == "builtins"
+    assert fast.stdout.splitlines()[1] == cpy.stdout.splitlines()[1]
     native = run_micropython(NET_SCRIPT, lib=mpy_lib, heap="256k", timeout=300)
     plain = run_micropython(NET_SCRIPT, "python", lib=mpy_lib, heap="256k", timeout=300)
     assert native.returncode == 0 and plain.returncode == 0, native.stderr + plain.stderr

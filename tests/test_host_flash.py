@@ -13,19 +13,19 @@ import subprocess
 import time
 
 
+from bgboard import build
 from conftest import FW_VERSION, ROOT, micropython_path
 from test_vboard import BGBOARD, VBoard, golden_image  # noqa: F401 (a fixture)
 
 # main.py, the modules, and bgnames.mpy (the names the board interns at power-up: the build
 # makes it from the compiled modules, so it changes when any module does)
-FW_FILES = 2 + len(list((ROOT / "firmware" / "lib").rglob("*.py")))
+FW_FILES = 2 + len(build.board_sources(ROOT / "firmware" / "lib"))
 
 
 def firmware_copy(dest, version, touch_all=False):
     """The repository's firmware with another version string (and, with touch_all, every
     module changed), as a developer's next build."""
     shutil.copytree(ROOT / "firmware", dest, ignore=shutil.ignore_patterns("__pycache__"))
-    from bgboard import build
     init = dest / "lib" / "bgcore" / "__init__.py"
     line = '__version__ = "%s"' % FW_VERSION
     assert line in init.read_text()

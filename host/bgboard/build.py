@@ -39,13 +39,27 @@ def compile_module(src, name, out):
     return out.read_bytes()
 
 
+# Modules of firmware/lib that only CPython imports (the laptop's faster versions of the core's
+# loops): a board never gets them, nor their names in bgnames.
+HOST_ONLY = ("bgcore/net_cpython.py",)
+
+
+def board_sources(lib):
+    """The .py files of the library LIB a board gets, sorted (all but HOST_ONLY's)."""
+    lib = Path(lib)
+    return [src for src in sorted(lib.rglob("*.py"))
+            if src.relative_to(lib).as_posix() not in HOST_ONLY]
+
+
 def compile_lib(dest, lib=None, package=None):
     """Compile the firmware library LIB (default firmware/lib; only its PACKAGE subfolder when
     given) to .mpy files under DEST, in the same layout. Returns {relative .mpy path: bytes}."""
     lib = Path(lib or paths.FIRMWARE_LIB)
     top = lib / package if package else lib
     files = {}
-    for src in sorted(top.rglob("*.py")):
+    for src in board_sources(lib):
+        if package and not src.is_relative_to(top):
+            continue
         rel = src.relative_to(lib)
         mpy = rel.with_suffix(".mpy").as_posix()
         files[mpy] = compile_module(src, rel.as_posix(), Path(dest) / mpy)

@@ -209,7 +209,7 @@ def install(image, profile="reference", compiled=True, fw_dir=None, target="unix
             lib = build.compile_lib(tmp, fw / "lib")
     else:
         lib = {src.relative_to(fw / "lib").as_posix(): src.read_bytes()
-               for src in sorted((fw / "lib").rglob("*.py"))}
+               for src in build.board_sources(fw / "lib")}
     files += [("/lib/" + name, code) for name, code in lib.items()]
     marker = build.profile_marker(profile_bytes, fw, lib)
     if marker:

@@ -1,8 +1,8 @@
 # The bot network's evaluations over a seeded random game: every play's equity (Bot.equities) and
 # the five probabilities of each position reached, as one sha256 and a count: the same line on
-# CPython (Python loops) and on MicroPython (the native loops of bgcore.net, and the Python loops
-# with the native ones switched off).
-# usage: net_native.py [python]
+# CPython (the Python loops; with `builtins` bgcore.net_cpython's, as the host runs them) and
+# on MicroPython (the native loops of bgcore.net; with `python` the Python loops).
+# usage: net_native.py [python|builtins]
 import sys
 import binascii
 import hashlib
@@ -13,7 +13,15 @@ from bgcore.bot import Bot
 
 if len(sys.argv) > 1 and sys.argv[1] == "python":
     net_mod._native[:] = [None, None, None]
-print("native" if net_mod._natives()[0] else "python")
+if len(sys.argv) > 1 and sys.argv[1] == "builtins":     # CPython: as the host package does
+    from bgcore import net_cpython
+    net_cpython.install()
+if not net_mod._natives()[0]:
+    print("python")
+elif "bgcore.net_cpython" in sys.modules:
+    print("builtins")                   # CPython's versions of the loops
+else:
+    print("native")
 state = [4242]
 
 

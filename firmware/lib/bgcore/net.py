@@ -129,8 +129,8 @@ except ImportError:         # not trained yet: tools/train_bot.py configures it
 
 # The network's inner loops in native code where MicroPython has a native emitter (Thumb on the
 # RP2040, x64 on the unix port), compiled from this source when this module is imported: the
-# library stays bytecode any MicroPython loads, and CPython runs the Python loops below. The
-# arithmetic is that of those loops, integer for integer (tests/test_bot.py plays the same games
+# library stays bytecode any MicroPython loads; CPython runs the Python loops below (with the
+# host package: bgcore.net_cpython's). Integer for integer (tests/test_bot.py plays the games
 # move for move on CPython and MicroPython): values stay far inside 31 bits, the int16 weights
 # are read unsigned and sign-corrected, and int32 sums are only stored (as two's complement).
 _NATIVE_SRC = """

@@ -13,7 +13,6 @@ def scan(bot, net, plays, raw, noise, out, pick):
     work = bot._work
     them0 = _netmod.masks(raw)[1]
     opp_bar = raw[51]
-    n1 = net.h + 1
     packed = bot._packed
     for j in range(13):
         packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
@@ -29,8 +28,7 @@ def scan(bot, net, plays, raw, noise, out, pick):
         if tick and count & 15 == 0:
             tick()
         c, o = plays._record(i)
-        for j in range(n1):
-            work[j] = acc[j]
+        work[:] = acc               # (the same length and type: copied in place)
         changes(c, o, packed, them0, opp_bar, rows)
         for r in rows:
             if r & 1:
