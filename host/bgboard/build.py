@@ -58,7 +58,7 @@ def compile_lib(dest, lib=None, package=None):
     top = lib / package if package else lib
     files = {}
     for src in board_sources(lib):
-        if package and not src.is_relative_to(top):
+        if not src.is_relative_to(top):
             continue
         rel = src.relative_to(lib)
         mpy = rel.with_suffix(".mpy").as_posix()
