@@ -7,11 +7,14 @@
 # probabilities and cubeless equity for the side that moved. A numpy network (two clipped-ReLU
 # layers over bgcore.net's one-hot rows, Adam) learns them; it is then rounded to integers
 # exactly as bgcore.net evaluates it.
-# Everything is seeded (the games, the examples kept, the starting weights, the batches); a
-# multi-threaded BLAS may still round sums differently from run to run.
+# Everything is seeded (the games, the examples kept, the starting weights, the batches), BLAS
+# runs on one thread (several may split a sum differently from run to run) and numpy is the
+# version pyproject.toml pins: two runs of the same command write the same file, byte for byte.
+# The committed botnet.py was trained before that pin and is not byte for byte what the command
+# writes now (README, "Training"); --dance-readout writes the committed dancenet.py for it.
 #
-#   .venv/bin/python tools/train_bot.py                 # the committed weights (about 10 min on
-#                                                       # this 2-core machine, half of it games)
+#   .venv/bin/python tools/train_bot.py                 # the network (14-16 min on this 2-core
+#                                                       # machine, 6-7 of them games)
 #   .venv/bin/python tools/train_bot.py --games 2000 --epochs 2 --out /tmp/botnet.py   # a quick try
 #   .venv/bin/python tools/train_bot.py --dance-readout    # bgcore/dancenet.py for the weights in
 #                                                        # botnet.py (dance positions: below)
@@ -23,7 +26,8 @@ import os
 import sys
 import time
 
-import numpy as np
+os.environ["OPENBLAS_NUM_THREADS"] = "1"        # before numpy loads its BLAS: one order of sums
+import numpy as np                              # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "firmware", "lib"))
@@ -347,10 +351,10 @@ def dance_readout(games, seed, cache, out):
     net = bnet.Net()
     feats, outs = zip(*[dance_features(net, r) for r in raws])
     coefs = fit_readout(feats, outs, tgt)
-    note = ("Fitted on %d dance positions from %d games (seed %d) in %.0f s."
-            % (len(raws), games, seed, time.time() - t0))
+    note = ("Fitted on %d dance positions from %d games (seed %d), numpy %s."
+            % (len(raws), games, seed, np.__version__))
     size = export_readout(coefs, out, note)
-    print(note)
+    print(note[:-1] + ", in %.0f s." % (time.time() - t0))
     print("wrote %s: %d bytes" % (out, size))
 
 
@@ -389,10 +393,10 @@ def main(argv=None):
     model = Model(a.hidden, a.hidden2, a.seed)
     train(model, idx, tgt, a.epochs, a.seed, a.lr)
     note = ("trained on %d examples from %d games (seed %d%s), %d levels, %d+%d hidden, %d "
-            "epochs, in %.0f s" % (len(idx), a.games, a.seed, ", dances" if a.dances else "",
-                                  a.levels, a.hidden, a.hidden2, a.epochs, time.time() - t0))
+            "epochs, numpy %s" % (len(idx), a.games, a.seed, ", dances" if a.dances else "",
+                                 a.levels, a.hidden, a.hidden2, a.epochs, np.__version__))
     size = export(model, a.out, note)
-    print(note)
+    print(note + ", in %.0f s" % (time.time() - t0))
     print("wrote %s: %d bytes of weights" % (a.out, size))
 
 
