@@ -130,7 +130,8 @@ def test_the_country_list_is_iso_3166_1():
 def test_a_ranked_record_verifies_with_its_header_reveal_and_name(won):
     lines = payloads(won)
     head = lines[0]
-    assert " ranked=1 level=3 commit=" in head and head.endswith(" ticket=-")
+    assert " ranked=1 level=3 bot=%d commit=" % rk.BOT_PLAY in head
+    assert head.endswith(" ticket=-")
     assert "p0=you p1=bot:3" in head
     end = [i for i, p in enumerate(lines) if p.startswith("END 0 ")][0]
     assert lines[end + 1].startswith("SEED ") and lines[end + 2:] == [
@@ -294,6 +295,35 @@ def test_a_malformed_header_is_named(won, change, why):
     else:
         lines[0] = lines[0].replace(old, new)
     assert _rejected(rechain(lines)) == why
+
+
+def test_the_header_names_the_bots_choices_and_a_replay_refuses_other_ones(won):
+    """A board whose bots chose differently (older firmware) gets its ranked records refused by
+    name, not as a move that is not the bot's; version 1 (no bot= field: before level 6 looked
+    ahead) still replays at the levels whose choices did not change."""
+    lines = payloads(won)
+    tag = " bot=%d " % rk.BOT_PLAY
+    assert tag in lines[0]
+
+    def with_field(record_lines, field):
+        return rechain([record_lines[0].replace(tag, field)] + record_lines[1:])
+
+    # level 3 chose the same in version 1: a record without the field (version 1) verifies
+    res = verify_ranked(with_field(lines, " "))
+    assert res.ok and res.points == verify_ranked(won).points >= 1
+    # level 6 did not
+    six = payloads(play_ranked(6, 6, nonce=bytes(32), person_seed=3))
+    assert verify_ranked(rechain(six)).ok
+    older = ("line 1: the level-6 bot of this game (bot=1) chose differently from this replay's "
+             "(%d): its board needs new firmware (bgboard flash) before ranked games"
+             % rk.BOT_PLAY)
+    assert _rejected(with_field(six, " ")) == older
+    assert _rejected(with_field(six, " bot=1 ")) == older
+    assert _rejected(with_field(six, " bot=%d " % (rk.BOT_PLAY + 1))) == (
+        "line 1: the level-6 bot of this game (bot=%d) is newer than this replay's (%d): "
+        "update bgboard" % (rk.BOT_PLAY + 1, rk.BOT_PLAY))
+    assert _rejected(with_field(six, " bot=two ")) == (
+        "line 1: header bot=two is not a version number")
 
 
 def test_garbage_is_no_ranked_record(tmp_path):

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 from bgcore import Position
+from bgcore import ranked as rk
 from bgcore.bot import Bot
 from bgboard.ranked import verify_ranked
 from conftest import ROOT
@@ -191,7 +192,8 @@ def test_a_ranked_game_won_named_pulled_and_verified(board, tmp_path):  # noqa: 
 
     st, record = ranked_win(c, 1, stop=peek)
     head = seen["mid"].splitlines()[0]
-    assert " ranked=1 level=1 commit=" in head and "SEED" not in seen["mid"]
+    assert " ranked=1 level=1 bot=%d commit=" % rk.BOT_PLAY in head
+    assert "SEED" not in seen["mid"]
     assert st["entry"] == "name,-"
     # a refusal: an empty name
     assert c.cmd("KEY OK") == "NO KEY OK the name is empty"

@@ -44,6 +44,28 @@ class _Reject(Exception):
     pass
 
 
+# The levels whose choices an older BOT_PLAY (bgcore.ranked) shares with today's: a record made
+# by such a board still replays (a header without bot= is version 1).
+PLAYS_AS_NOW = {1: (1, 2, 3, 4, 5)}
+
+
+def _bot_play(info, level):
+    # the header's bot= (the version of the bots' choices the board played), checked against
+    # the one this replay repeats
+    v = info.get("bot", "1")
+    if not (v.isdigit() and len(v) <= 4):
+        raise _Reject("line 1: header bot=%s is not a version number" % v[:10])
+    v = int(v)
+    if v == rk.BOT_PLAY or level in PLAYS_AS_NOW.get(v, ()):
+        return
+    if v > rk.BOT_PLAY:
+        raise _Reject("line 1: the level-%d bot of this game (bot=%d) is newer than this "
+                      "replay's (%d): update bgboard" % (level, v, rk.BOT_PLAY))
+    raise _Reject("line 1: the level-%d bot of this game (bot=%d) chose differently from this "
+                  "replay's (%d): its board needs new firmware (bgboard flash) before ranked "
+                  "games" % (level, v, rk.BOT_PLAY))
+
+
 def _move_no(rep, player):
     # the .mat move number of the entry `player` makes next (as Replay._slot will count it)
     s = rep.slot
@@ -74,6 +96,7 @@ def _header(payload, res):
     if not (lv.isdigit() and 1 <= int(lv) <= 6):
         raise _Reject("line 1: header level=%s is not a bot level 1-6" % lv[:10])
     res.level = int(lv)
+    _bot_play(info, res.level)
     try:
         res.commit = rf.check_commit(info.get("commit", ""))
         t = info.get("ticket", "-")

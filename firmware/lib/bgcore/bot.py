@@ -1,7 +1,8 @@
 # The computer opponent: levels 1-6 over one trained network (bgcore.net), and cube decisions
 # (bgcore.cube). Level 6 plays the network's best play; lower levels add seeded noise to every
 # play's equity, more the lower the level. All integer arithmetic: the same seed gives the same
-# choices on MicroPython and CPython.
+# choices on MicroPython and CPython. Ranked records name the version of these choices their
+# replay needs: a change to any level's choices must raise bgcore.ranked.BOT_PLAY.
 
 import sys
 from array import array

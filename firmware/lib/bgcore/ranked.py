@@ -7,7 +7,7 @@
 #           ticket is asked for: its hash then goes to the server before the ticket comes back)
 #   secret  the server ticket's 16 random bytes (none without a ticket)
 #   seed    SHA-256("bgboard ranked seed 1" | nonce | secret)
-#   header  ... ranked=1 level=L commit=SHA-256(seed) ticket=ID|-
+#   header  ... ranked=1 level=L bot=V commit=SHA-256(seed) ticket=ID|-   (V: BOT_PLAY below)
 #   dice    roll r of the game (the opening roll is 0, a tie's re-roll 1, ...): the first two
 #           bytes below 252 of HMAC-SHA256(seed, "dice" | r as 4 bytes | block), block 0, 1, ...;
 #           a byte b gives the die b % 6 + 1
@@ -23,6 +23,9 @@ import hashlib
 import binascii
 
 SEED_TAG = b"bgboard ranked seed 1"
+# The version of the bots' choices a replay must repeat (bgcore.bot): 1 before level 6 looked
+# ahead (levels 1-5 choose as in 2), 2 since. A change to any level's choices makes it 3.
+BOT_PLAY = 2
 UNRANK_REASONS = ("hint", "real", "level", "seed", "tutor")
 
 def hexs(data):
@@ -94,7 +97,8 @@ def bot_play(level, seed, r, pos, d1, d2, bot=None):
 # ---- header fields and lines ------------------------------------------------------------------
 
 def header_fields(level, seed, ticket_id=""):
-    return "ranked=1 level=%d commit=%s ticket=%s" % (level, commitment(seed), ticket_id or "-")
+    return "ranked=1 level=%d bot=%d commit=%s ticket=%s" % (level, BOT_PLAY, commitment(seed),
+                                                             ticket_id or "-")
 
 
 def reveal_line(nonce, secret=b""):

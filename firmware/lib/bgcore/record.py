@@ -19,8 +19,9 @@
 #                          the millipoints it loses), answered TUTOR 0 keep|hint|undo (keep and
 #                          undo close it; until then only TUTOR lines may follow)
 #   SIG ...               (reserved: a signature over the chain so far, for the leaderboard)
-#   ranked games (bgcore.ranked): header fields ranked=1 level= commit= ticket=, and after END
-#   SEED <nonce> <secret|->, NAME <name>, COUNTRY <code>; UNRANK <reason> when one stops being ranked
+#   ranked games (bgcore.ranked): header fields ranked=1 level= bot= commit= ticket=, and
+#   after END SEED <nonce> <secret|->, NAME <name>, COUNTRY <code>; UNRANK <reason> when one
+#   stops being ranked
 
 import hashlib
 import binascii
