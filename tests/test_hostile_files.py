@@ -142,6 +142,22 @@ def test_absurd_numbers_in_a_mat_are_one_clear_line(tmp_path, text, where):
         assert where in r.stderr and len(r.stderr) < 300, r.stderr[:300]
 
 
+SGF_HEAD = "(;FF[4]GM[6]CA[UTF-8]AP[x]MI[length:0][game:0][ws:0][bs:0]RU[]PB[a]PW[b]"
+
+
+@pytest.mark.parametrize("text, why", [
+    (SGF_HEAD + "CV[\u00b2];W[31hfhg])", "CV[\u00b2] is not a cube value"),
+    (SGF_HEAD + ";W[\u00b21hfhg])", "W[\u00b21hfhg] is not a move, double, take or drop"),
+])
+def test_other_scripts_digits_in_an_sgf_are_one_clear_line(tmp_path, text, why):
+    # str.isdigit() takes a superscript two, int() does not
+    f = tmp_path / "odd.sgf"
+    f.write_text(text, encoding="utf-8")
+    r = bgboard("verify", f)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr[-300:]
+    assert r.stderr.count("\n") == 1 and why in r.stderr, r.stderr
+
+
 def test_mat_error_messages_are_terminal_safe(tmp_path):
     hostile = "Ann\x1b]0;owned\x07\u202e"
     f = tmp_path / "names.mat"

@@ -175,6 +175,7 @@ def test_hostile_names_are_refused_or_shown_as_text(api):
     assert status == 201
     page = api.http.get("/game/%d" % a["id"]).text
     assert str(escape(HOSTILE["html"])) in page                     # shown as text ...
+    assert api.http.get("/game/%d?move=\u00b2" % a["id"]).text == page  # an odd move: the first
     assert "<script>alert" not in page                              # ... never as markup
     csp = api.http.get("/game/%d" % a["id"]).headers["content-security-policy"]
     assert "script-src 'self'" in csp                               # nor run if it were

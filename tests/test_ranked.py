@@ -280,6 +280,8 @@ def test_a_record_cut_before_the_reveal_is_rejected(won):
     (("commit=", "commit=xyz "), "line 1: header: commit=xyz is not a SHA-256 in 64 lower-case "
                                  "hex digits"),
     (("level=3", "level=9"), "line 1: header level=9 is not a bot level 1-6"),
+    (("level=3", "level=\u00b3"), "line 1: header level=\u00b3 is not a bot level 1-6"),
+    (("bot=", "bot=\u00b2"), "line 1: header bot=\u00b22 is not a version number"),
     (("ticket=-", "ticket=a<b"), "line 1: header: a ticket id holds only letters, digits, "
                                  "'-' and '_'"),
     (("ranked=1", "ranked=0"), "line 1: not a ranked game (its header has no ranked=1)"),

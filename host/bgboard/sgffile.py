@@ -194,7 +194,7 @@ def read(text):
 
 def _cube_value(text):
     """CV[N]: a power of two from 1 to 64."""
-    if not text.isdigit() or int(text) not in (1, 2, 4, 8, 16, 32, 64):
+    if not (text.isascii() and text.isdigit()) or int(text) not in (1, 2, 4, 8, 16, 32, 64):
         raise SgfError("CV[%s] is not a cube value (1, 2, 4 ... 64)" % text[:20])
     return int(text)
 
@@ -219,7 +219,7 @@ def _action(r, player, value):
         r.event(["BEAVER" if m.phase == DOUBLED else "DOUBLE", p])
     elif value in ("take", "drop"):
         r.event([value.upper(), p])
-    elif len(value) >= 2 and value[:2].isdigit():
+    elif len(value) >= 2 and value[:2].isascii() and value[:2].isdigit():
         d1, d2 = int(value[0]), int(value[1])
         letters = value[2:]
         if len(letters) % 2:

@@ -28,7 +28,7 @@ MAX_JSON_BYTES = 16384    # 50 nonce commitments and a little more
 async def _body(request, limit):
     """The request body, refused (413) as soon as it passes LIMIT bytes."""
     declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > limit:
+    if declared and declared.isascii() and declared.isdigit() and int(declared) > limit:
         raise service.Refused(413, "the body is %s bytes; at most %d" % (declared, limit))
     got = bytearray()
     async for chunk in request.stream():
@@ -137,7 +137,8 @@ def build(url=None):
     async def game_page(request):
         g, fr, names = await _frames(request)
         shown = request.query_params.get("move", "1")
-        shown = int(shown) if shown.isdigit() and 1 <= int(shown) <= len(fr) else 1
+        shown = int(shown) if shown.isascii() and shown.isdigit() and 1 <= int(shown) <= len(fr) \
+            else 1
         return templates.TemplateResponse(request, "game.html", dict(
             game=g, frames=fr, names=names, shown=shown))
 
