@@ -148,6 +148,7 @@ SGF_HEAD = "(;FF[4]GM[6]CA[UTF-8]AP[x]MI[length:0][game:0][ws:0][bs:0]RU[]PB[a]P
 @pytest.mark.parametrize("text, why", [
     (SGF_HEAD + "CV[\u00b2];W[31hfhg])", "CV[\u00b2] is not a cube value"),
     (SGF_HEAD + ";W[\u00b21hfhg])", "W[\u00b21hfhg] is not a move, double, take or drop"),
+    (SGF_HEAD + "CV[%s];W[31hfhg])" % ("9" * 5000), "CV[99999"),
 ])
 def test_other_scripts_digits_in_an_sgf_are_one_clear_line(tmp_path, text, why):
     # str.isdigit() takes a superscript two, int() does not

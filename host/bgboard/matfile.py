@@ -5,7 +5,7 @@ import re
 
 from bgcore.match import Rules, MATCH, MONEY, KINDS
 from bgcore.record import REASON_MAX, RecordError, Replay
-from bgboard.safetext import for_terminal
+from bgboard.safetext import for_terminal, number
 
 # Every pattern here is anchored and without nested or adjacent repeats that can match the
 # same text, so none can backtrack: reading a line takes time in proportion to its length.
@@ -27,10 +27,11 @@ class MatError(ValueError):
 
 def _number(text, line_no, what):
     """A whole number in ASCII digits, or MatError (a 5,000-digit score is refused, not read)."""
-    if not text or len(text) > NUMBER_MAX_DIGITS or text.strip(_DIGITS):
+    n = number(text, NUMBER_MAX_DIGITS)
+    if n is None:
         raise MatError(line_no, "%s %r is not a number (at most %d digits)"
                        % (what, text[:20], NUMBER_MAX_DIGITS))
-    return int(text)
+    return n
 
 
 def _names(line):

@@ -11,6 +11,7 @@ from bgcore import ranked as rk
 from bgcore import rankfields as rf
 from bgcore.match import GAME_OVER, MATCH_OVER, MOVE, OPENING, TURN, NOCUBE, Rules
 from bgcore.record import RecordError, Replay, Writer, checked_lines, parse_header
+from bgboard.safetext import number
 
 
 @dataclass
@@ -44,11 +45,6 @@ class _Reject(Exception):
     pass
 
 
-def _ascii_number(text, most):
-    # 1 to `most` of the digits 0-9 (str.isdigit also takes other scripts' digits, int() not all)
-    return 0 < len(text) <= most and all("0" <= c <= "9" for c in text)
-
-
 # The levels whose choices an older BOT_PLAY (bgcore.ranked) shares with today's: a record made
 # by such a board still replays (a header without bot= is version 1).
 PLAYS_AS_NOW = {1: (1, 2, 3, 4, 5)}
@@ -57,10 +53,10 @@ PLAYS_AS_NOW = {1: (1, 2, 3, 4, 5)}
 def _bot_play(info, level):
     # the header's bot= (the version of the bots' choices the board played), checked against
     # the one this replay repeats
-    v = info.get("bot", "1")
-    if not _ascii_number(v, 4):
-        raise _Reject("line 1: header bot=%s is not a version number" % v[:10])
-    v = int(v)
+    text = info.get("bot", "1")
+    v = number(text, 4)
+    if v is None:
+        raise _Reject("line 1: header bot=%s is not a version number" % text[:10])
     if v == rk.BOT_PLAY or level in PLAYS_AS_NOW.get(v, ()):
         return
     if v > rk.BOT_PLAY:
@@ -98,9 +94,9 @@ def _header(payload, res):
     if info.get("ranked") != "1":
         raise _Reject("line 1: not a ranked game (its header has no ranked=1)")
     lv = info.get("level", "")
-    if not (_ascii_number(lv, 1) and 1 <= int(lv) <= 6):
+    res.level = number(lv, 1)
+    if res.level is None or not 1 <= res.level <= 6:
         raise _Reject("line 1: header level=%s is not a bot level 1-6" % lv[:10])
-    res.level = int(lv)
     _bot_play(info, res.level)
     try:
         res.commit = rf.check_commit(info.get("commit", ""))

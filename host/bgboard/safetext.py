@@ -2,7 +2,9 @@
 character (C0 including ESC, DEL, C1), every invisible format character (bidi overrides and
 isolates, zero-width characters), line and paragraph separators and lone surrogates are shown
 escaped as Python writes them (\\x1b, \\u202e), so what a board or a record says can neither
-move the cursor, retitle the window, write the clipboard nor reorder the line around it."""
+move the cursor, retitle the window, write the clipboard nor reorder the line around it; and
+numbers read from such text in ASCII digits only (str.isdigit() takes a superscript two, which
+int() refuses, and int() refuses more than 4,300 digits)."""
 
 import unicodedata
 
@@ -34,3 +36,10 @@ def _escaped(code):
     if code < 0x10000:
         return "\\u%04x" % code
     return "\\U%08x" % code
+
+
+def number(text, most_digits):
+    """The whole number TEXT spells in 1 to MOST_DIGITS of the digits 0-9, else None."""
+    if 0 < len(text) <= most_digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None

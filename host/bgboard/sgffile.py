@@ -8,6 +8,7 @@ checked."""
 from bgcore import __version__
 from bgcore.match import DOUBLED, GAME_OVER, MATCH, MATCH_OVER, MONEY, NOCUBE, OPENING, TURN, Rules
 from bgcore.record import RecordError, Replay
+from bgboard.safetext import number
 
 
 class SgfError(Exception):
@@ -194,9 +195,10 @@ def read(text):
 
 def _cube_value(text):
     """CV[N]: a power of two from 1 to 64."""
-    if not (text.isascii() and text.isdigit()) or int(text) not in (1, 2, 4, 8, 16, 32, 64):
+    value = number(text, 2)
+    if value not in (1, 2, 4, 8, 16, 32, 64):
         raise SgfError("CV[%s] is not a cube value (1, 2, 4 ... 64)" % text[:20])
-    return int(text)
+    return value
 
 
 def _beavered(games):
@@ -219,7 +221,7 @@ def _action(r, player, value):
         r.event(["BEAVER" if m.phase == DOUBLED else "DOUBLE", p])
     elif value in ("take", "drop"):
         r.event([value.upper(), p])
-    elif len(value) >= 2 and value[:2].isascii() and value[:2].isdigit():
+    elif len(value) >= 2 and number(value[:2], 2) is not None:
         d1, d2 = int(value[0]), int(value[1])
         letters = value[2:]
         if len(letters) % 2:

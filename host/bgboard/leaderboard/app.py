@@ -19,6 +19,7 @@ from starlette.templating import Jinja2Templates
 
 from bgboard.leaderboard import countries, service
 from bgboard.leaderboard.db import engine_for
+from bgboard.safetext import number
 
 HERE = Path(__file__).parent
 DB_ENV = "BGBOARD_LEADERBOARD_DB"     # how `serve --workers N` hands the URL to each worker
@@ -27,8 +28,8 @@ MAX_JSON_BYTES = 16384    # 50 nonce commitments and a little more
 
 async def _body(request, limit):
     """The request body, refused (413) as soon as it passes LIMIT bytes."""
-    declared = request.headers.get("content-length")
-    if declared and declared.isascii() and declared.isdigit() and int(declared) > limit:
+    declared = number(request.headers.get("content-length", ""), 20)
+    if declared is not None and declared > limit:
         raise service.Refused(413, "the body is %s bytes; at most %d" % (declared, limit))
     got = bytearray()
     async for chunk in request.stream():
@@ -137,8 +138,9 @@ def build(url=None):
     async def game_page(request):
         g, fr, names = await _frames(request)
         shown = request.query_params.get("move", "1")
-        shown = int(shown) if shown.isascii() and shown.isdigit() and 1 <= int(shown) <= len(fr) \
-            else 1
+        shown = number(shown, 9) or 1
+        if shown > len(fr):
+            shown = 1
         return templates.TemplateResponse(request, "game.html", dict(
             game=g, frames=fr, names=names, shown=shown))
 
