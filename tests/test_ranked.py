@@ -281,7 +281,7 @@ def test_a_record_cut_before_the_reveal_is_rejected(won):
                                  "hex digits"),
     (("level=3", "level=9"), "line 1: header level=9 is not a bot level 1-6"),
     (("level=3", "level=\u00b3"), "line 1: header level=\u00b3 is not a bot level 1-6"),
-    (("bot=", "bot=\u00b2"), "line 1: header bot=\u00b22 is not a version number"),
+    (("bot=", "bot=\u00b2"), "line 1: header bot=\u00b2%d is not a version number" % rk.BOT_PLAY),
     (("ticket=-", "ticket=a<b"), "line 1: header: a ticket id holds only letters, digits, "
                                  "'-' and '_'"),
     (("ranked=1", "ranked=0"), "line 1: not a ranked game (its header has no ranked=1)"),
@@ -301,8 +301,8 @@ def test_a_malformed_header_is_named(won, change, why):
 
 def test_the_header_names_the_bots_choices_and_a_replay_refuses_other_ones(won):
     """A board whose bots chose differently (older firmware) gets its ranked records refused by
-    name, not as a move that is not the bot's; version 1 (no bot= field: before level 6 looked
-    ahead) still replays at the levels whose choices did not change."""
+    name, not as a move that is not the bot's, at every level (version 3's network changed
+    them all; a header without bot= is version 1)."""
     lines = payloads(won)
     tag = " bot=%d " % rk.BOT_PLAY
     assert tag in lines[0]
@@ -310,10 +310,12 @@ def test_the_header_names_the_bots_choices_and_a_replay_refuses_other_ones(won):
     def with_field(record_lines, field):
         return rechain([record_lines[0].replace(tag, field)] + record_lines[1:])
 
-    # level 3 chose the same in version 1: a record without the field (version 1) verifies
-    res = verify_ranked(with_field(lines, " "))
-    assert res.ok and res.points == verify_ranked(won).points >= 1
-    # level 6 did not
+    assert verify_ranked(won).ok
+    for field, v in ((" ", 1), (" bot=1 ", 1), (" bot=2 ", 2)):
+        assert _rejected(with_field(lines, field)) == (
+            "line 1: the level-3 bot of this game (bot=%d) chose differently from this replay's "
+            "(%d): its board needs new firmware (bgboard flash) before ranked games"
+            % (v, rk.BOT_PLAY))
     six = payloads(play_ranked(6, 6, nonce=bytes(32), person_seed=3))
     assert verify_ranked(rechain(six)).ok
     older = ("line 1: the level-6 bot of this game (bot=1) chose differently from this replay's "

@@ -1,7 +1,8 @@
 # The bot on the largest rolls found in seeded games (doubles with hundreds of plays): per roll
-# the plays listed, how many the network scored (Bot.hint at most bgcore.bot.CAP: the rest are
-# shortlisted out by bgcore.shortlist), the shortlist, and every level's choice, one line each,
-# the same on CPython and MicroPython (native code or, with "python", the Python loops).
+# the plays listed, how many the network scored (Bot.hint: bgcore.bot.CAP + AGAIN, the rest
+# shortlisted out by bgcore.shortlist), the first round's shortlist, and every level's choice,
+# one line each, the same on CPython and MicroPython (native code or, with "python", the Python
+# loops).
 # usage: bigroll_check.py "id:d1d2,id:d1d2" [python]
 import sys
 

@@ -13,9 +13,11 @@ from bgcore.net import Net, shot_row, S_OUT, OUT_EQUITY
 # noise on each play's equity, in 1/1000 of a point, for levels 1-6
 NOISE = (0, 320, 180, 100, 55, 30, 0)
 NAMES = ("", "beginner", "casual", "club", "strong", "expert", "master")
-# the most plays of one roll the network scores: a roll with more (a double's hundreds) is first
-# shortlisted by a cheap estimate (bgcore.shortlist), so that a move's work is bounded
+# the most plays of one roll the network scores in full: a roll with more (a double's hundreds) is
+# first shortlisted by a cheap estimate (bgcore.shortlist) to CAP plays, then AGAIN more by the
+# estimate taken around the network's best of those, so that a move's work is bounded
 CAP = 128
+AGAIN = 16
 # level 6 looks one roll ahead (bgcore.lookahead) at its best plays when they are close: up to
 # AHEAD_PLAYS of them within AHEAD_MARGIN (1/32768 point) of the best, each judged by the
 # opponent's best reply to every roll, the rolls taken until AHEAD_CAP plays have been scored
@@ -94,6 +96,15 @@ def _set_ctx(net, raw):
     for j in range(13):
         ctx[4 + j] = raw[2 * j] | raw[2 * j + 1] << 4
     return ctx
+
+
+def _marked(mask, n):
+    # the indices below n whose bits the mask sets (bit i & 7 of byte i >> 3), in order
+    out = array("H")
+    for i in range(n):
+        if mask[i >> 3] >> (i & 7) & 1:
+            out.append(i)
+    return out
 
 
 class Bot:
@@ -202,19 +213,48 @@ class Bot:
 
     def hint(self, pos, d1, d2, noise=0):
         """The strongest play for the side on roll, whatever the level (None: no legal play).
-        Of a roll with more than CAP plays, the network scores the CAP best by a cheap estimate
-        (bgcore.shortlist)."""
+        Of a roll with more than CAP plays, the network scores CAP + AGAIN shortlisted by a
+        cheap estimate (bgcore.shortlist)."""
         return self._best(pos, pos.plays(d1, d2), noise)
 
     def _best(self, pos, plays, noise):
         # hint's choice among `plays`
-        if len(plays) < 2:
+        n = len(plays)
+        if n < 2:
             return plays[0].detached() if plays else None
-        pick = None
-        if len(plays) > CAP:
-            from bgcore.shortlist import shortlist      # loaded at the first such roll
-            pick = shortlist(self, pos, plays, CAP)
-        return plays[self._scan(pos, plays, noise, None, pick)].detached()
+        if n <= CAP:
+            return plays[self._scan(pos, plays, noise)].detached()
+        from bgcore.shortlist import shortlist      # loaded at the first such roll
+        pick = shortlist(self, pos, plays, CAP)
+        eq = array("i")
+        self._scan(pos, plays, 0, eq, pick)
+        first = _marked(pick, n)
+        top = 0                                     # the first round's best (the earliest)
+        for k in range(1, len(eq)):
+            if eq[k] > eq[top]:
+                top = k
+        more = shortlist(self, pos, plays, AGAIN, first[top], pick)
+        eq2 = array("i")
+        self._scan(pos, plays, 0, eq2, more)
+        second = _marked(more, n)
+        # both rounds' plays in the list's order, the noise drawn as _scan draws it
+        best = best_v = None
+        a = b = 0
+        while a < len(first) or b < len(second):
+            if b == len(second) or (a < len(first) and first[a] < second[b]):
+                i = first[a]
+                v = eq[a]
+                a += 1
+            else:
+                i = second[b]
+                v = eq2[b]
+                b += 1
+            if noise:
+                v += self._gauss() * noise // 2365
+            if best_v is None or v > best_v:
+                best = i
+                best_v = v
+        return plays[best].detached()
 
     def loss(self, pos, d1, d2, play):
         """How much worse `play` is than the best play, by the network, in millipoints."""

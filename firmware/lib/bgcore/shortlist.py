@@ -2,11 +2,13 @@
 # double's hundreds in contact): each play gets a cheap linear estimate of its equity — the
 # network's first-order expansion around the position before the roll, one weight per input row,
 # summed over the rows the play changes — and the CAP best by it are the shortlist the network
-# (and a level's noise) then scores. So the network scores at most CAP plays of any roll: the bot's
-# time per move is bounded by work, the same on every interpreter (integer arithmetic, ties broken
-# by the plays' order). Loaded by bgcore.bot at the first such roll (its native code, in
-# bgcore.scan_native, is compiled with the bot's at import), and kept: a module loaded again and
-# again leaves a little heap behind each time.
+# then scores. A second, shorter round expands around the network's best of the first (bgcore.bot
+# AGAIN plays not yet scored): the expansion is good near where it is taken, and the best plays
+# of a double lie nearer that play than the position before the roll. So the network scores at
+# most CAP + AGAIN plays of any roll: the bot's time per move is bounded by work, the same on
+# every interpreter (integer arithmetic, ties broken by the plays' order). Loaded by bgcore.bot
+# at the first such roll (its native code, in bgcore.scan_native, is compiled with the bot's at
+# import), and kept: a module loaded again and again leaves a little heap behind each time.
 
 from array import array
 
@@ -62,26 +64,24 @@ def _weights(net, acc):
     return est
 
 
-def shortlist(bot, pos, plays, cap):
+def shortlist(bot, pos, plays, cap, anchor=None, skip=None):
     """The `cap` plays of `plays` with the highest estimates (of equal ones the earliest), as
-    a bit mask: bit i & 7 of byte i >> 3 set for plays[i]."""
+    a bit mask: bit i & 7 of byte i >> 3 set for plays[i]. The expansion is taken around the
+    position before the roll, or with `anchor` (an index into `plays`) around the position
+    after that play; plays that the mask `skip` marks are left out."""
     net = bot.net
     acc = bot._acc
     raw = pos.raw
     net.load(acc, raw, False)
-    g = _weights(net, acc)
-    top = _Top(cap)
     tick = bot.tick
     native = _bot._native_for(net)
     if native:
         changes = native[0]
         estimate = native[3]
         ctx = _bot._set_ctx(net, raw)
-        for i in range(len(plays)):
-            if tick and i & 63 == 63:
-                tick()
-            c, o = plays._record(i)
-            top.offer(estimate(ctx, g, changes(c, o, ctx)), i)
+        if anchor is not None:                  # the anchor's sums, in the bot's spare ones
+            c, o = plays._record(anchor)
+            native[1](bot._work, acc, ctx, net.w1, changes(c, o, ctx))
     else:
         from bgcore.scan_python import changes
         them0 = _netmod.masks(raw)[1]
@@ -89,15 +89,32 @@ def shortlist(bot, pos, plays, cap):
         for j in range(13):
             packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
         rows = []
-        for i in range(len(plays)):
-            if tick and i & 63 == 63:
-                tick()
-            c, o = plays._record(i)
+        if anchor is not None:
+            work = bot._work
+            work[:] = acc
+            c, o = plays._record(anchor)
             changes(c, o, packed, them0, raw[51], rows)
-            s = 0
             for r in rows:
-                s += (g[r >> 1] - _OFF) * (1 - 2 * (r & 1))
-            top.offer(s, i)
+                if r & 1:
+                    net.sub(work, r >> 1)
+                else:
+                    net.add(work, r >> 1)
+    g = _weights(net, acc if anchor is None else bot._work)
+    top = _Top(cap)
+    for i in range(len(plays)):
+        if tick and i & 63 == 63:
+            tick()
+        if skip is not None and skip[i >> 3] >> (i & 7) & 1:
+            continue
+        c, o = plays._record(i)
+        if native:
+            top.offer(estimate(ctx, g, changes(c, o, ctx)), i)
+            continue
+        changes(c, o, packed, them0, raw[51], rows)
+        s = 0
+        for r in rows:
+            s += (g[r >> 1] - _OFF) * (1 - 2 * (r & 1))
+        top.offer(s, i)
     pick = bytearray((len(plays) + 7) >> 3)
     index = top.index
     for j in range(top.size):
