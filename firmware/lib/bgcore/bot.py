@@ -14,8 +14,9 @@ from bgcore.net import Net, shot_row, S_OUT, OUT_EQUITY
 NOISE = (0, 320, 180, 100, 55, 30, 0)
 NAMES = ("", "beginner", "casual", "club", "strong", "expert", "master")
 # the most plays of one roll the network scores in full: a roll with more (a double's hundreds) is
-# first shortlisted by a cheap estimate (bgcore.shortlist) to CAP plays, then AGAIN more by the
-# estimate taken around the network's best of those, so that a move's work is bounded
+# first shortlisted by a cheap estimate (bgcore.shortlist) to CAP plays, then (without a level's
+# noise) AGAIN more by the estimate taken around the network's best of those, so that a move's
+# work is bounded
 CAP = 128
 AGAIN = 16
 # level 6 looks one roll ahead (bgcore.lookahead) at its best plays when they are close: up to
@@ -98,15 +99,6 @@ def _set_ctx(net, raw):
     return ctx
 
 
-def _marked(mask, n):
-    # the indices below n whose bits the mask sets (bit i & 7 of byte i >> 3), in order
-    out = array("H")
-    for i in range(n):
-        if mask[i >> 3] >> (i & 7) & 1:
-            out.append(i)
-    return out
-
-
 class Bot:
     """A computer player. `seed` fixes the noise of levels 1-5 (None: a fixed default)."""
 
@@ -121,6 +113,7 @@ class Bot:
         self._work = self.net.new_acc()
         self._packed = bytearray(13)
         self.tick = None          # called every 16 plays scored (a board feeds its watchdog)
+        self._v = None            # the score of _scan's best
 
     # ---- checker play --------------------------------------------------------------------------
     def equities(self, pos, plays):
@@ -133,7 +126,7 @@ class Bot:
     def _scan(self, pos, plays, noise, out=None, pick=None):
         # Scores every play (or those `pick` marks, see bgcore.shortlist) by adding to the
         # parent's hidden sums only the rows the play changes; appends the scores to `out`, or
-        # returns the index of the best (with noise).
+        # returns the index of the best (with noise; its score in self._v).
         net = self.net
         acc = self._acc
         raw = pos.raw
@@ -179,6 +172,7 @@ class Bot:
             if best_v is None or v > best_v:
                 best = i
                 best_v = v
+        self._v = best_v
         return best
 
     def choose(self, pos, d1, d2):
@@ -213,8 +207,8 @@ class Bot:
 
     def hint(self, pos, d1, d2, noise=0):
         """The strongest play for the side on roll, whatever the level (None: no legal play).
-        Of a roll with more than CAP plays, the network scores CAP + AGAIN shortlisted by a
-        cheap estimate (bgcore.shortlist)."""
+        Of a roll with more than CAP plays, the network scores CAP (and without noise AGAIN
+        more) shortlisted by a cheap estimate (bgcore.shortlist)."""
         return self._best(pos, pos.plays(d1, d2), noise)
 
     def _best(self, pos, plays, noise):
@@ -222,38 +216,18 @@ class Bot:
         n = len(plays)
         if n < 2:
             return plays[0].detached() if plays else None
-        if n <= CAP:
-            return plays[self._scan(pos, plays, noise)].detached()
-        from bgcore.shortlist import shortlist      # loaded at the first such roll
-        pick = shortlist(self, pos, plays, CAP)
-        eq = array("i")
-        self._scan(pos, plays, 0, eq, pick)
-        first = _marked(pick, n)
-        top = 0                                     # the first round's best (the earliest)
-        for k in range(1, len(eq)):
-            if eq[k] > eq[top]:
-                top = k
-        more = shortlist(self, pos, plays, AGAIN, first[top], pick)
-        eq2 = array("i")
-        self._scan(pos, plays, 0, eq2, more)
-        second = _marked(more, n)
-        # both rounds' plays in the list's order, the noise drawn as _scan draws it
-        best = best_v = None
-        a = b = 0
-        while a < len(first) or b < len(second):
-            if b == len(second) or (a < len(first) and first[a] < second[b]):
-                i = first[a]
-                v = eq[a]
-                a += 1
-            else:
-                i = second[b]
-                v = eq2[b]
-                b += 1
-            if noise:
-                v += self._gauss() * noise // 2365
-            if best_v is None or v > best_v:
-                best = i
-                best_v = v
+        pick = None
+        if n > CAP:
+            from bgcore.shortlist import shortlist      # loaded at the first such roll
+            pick = shortlist(self, pos, plays, CAP)
+        best = self._scan(pos, plays, noise, None, pick)
+        if pick is not None and not noise:
+            # without noise (level 6, a hint) a second round: AGAIN plays more, by the estimate
+            # taken around the first round's best (a level's noise outweighs what it finds)
+            v = self._v
+            other = self._scan(pos, plays, 0, None, shortlist(self, pos, plays, AGAIN, best, pick))
+            if self._v > v or (self._v == v and other < best):
+                best = other
         return plays[best].detached()
 
     def loss(self, pos, d1, d2, play):

@@ -8,7 +8,8 @@ from bgcore.net import row, shots, shot_row
 
 def scan(bot, net, plays, raw, noise, out, pick):
     """bgcore.bot's Bot._scan once the parent's sums are in bot._acc: every play (or those
-    `pick` marks) scored; the scores appended to `out`, or the index of the best returned."""
+    `pick` marks) scored; the scores appended to `out`, or the index of the best returned
+    (its score in bot._v)."""
     acc = bot._acc
     work = bot._work
     them0 = _netmod.masks(raw)[1]
@@ -44,6 +45,7 @@ def scan(bot, net, plays, raw, noise, out, pick):
         if best_v is None or v > best_v:
             best = i
             best_v = v
+    bot._v = best_v
     return best
 
 
