@@ -48,6 +48,7 @@ def _shared_net():
 # rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), 96-98 LEVELS and the
 # first bar and borne-off rows (bgcore.net's numbering), from 100 the rows to add (2 * row) and
 # remove (2 * row + 1) for the play in hand.
+_top = [None]       # the score of the best play of the last _scan (see Bot._scan)
 _native = []        # [[changes, delta, equity, estimate, weights]] once compiled; else [None]
 _ctx = None         # the numbers (above): one for every bot, each scan sets its own
 _b2 = _wo = None    # the second layer's biases and the equity's weights, for scan_native.equity
@@ -113,7 +114,6 @@ class Bot:
         self._work = self.net.new_acc()
         self._packed = bytearray(13)
         self.tick = None          # called every 16 plays scored (a board feeds its watchdog)
-        self._v = None            # the score of _scan's best
 
     # ---- checker play --------------------------------------------------------------------------
     def equities(self, pos, plays):
@@ -126,7 +126,7 @@ class Bot:
     def _scan(self, pos, plays, noise, out=None, pick=None):
         # Scores every play (or those `pick` marks, see bgcore.shortlist) by adding to the
         # parent's hidden sums only the rows the play changes; appends the scores to `out`, or
-        # returns the index of the best (with noise; its score in self._v).
+        # returns the index of the best (with noise; its score in _top[0]).
         net = self.net
         acc = self._acc
         raw = pos.raw
@@ -172,7 +172,7 @@ class Bot:
             if best_v is None or v > best_v:
                 best = i
                 best_v = v
-        self._v = best_v
+        _top[0] = best_v
         return best
 
     def choose(self, pos, d1, d2):
@@ -221,13 +221,9 @@ class Bot:
             from bgcore.shortlist import shortlist      # loaded at the first such roll
             pick = shortlist(self, pos, plays, CAP)
         best = self._scan(pos, plays, noise, None, pick)
-        if pick is not None and not noise:
-            # without noise (level 6, a hint) a second round: AGAIN plays more, by the estimate
-            # taken around the first round's best (a level's noise outweighs what it finds)
-            v = self._v
-            other = self._scan(pos, plays, 0, None, shortlist(self, pos, plays, AGAIN, best, pick))
-            if self._v > v or (self._v == v and other < best):
-                best = other
+        if pick is not None and not noise:      # (a level's noise outweighs what it finds)
+            from bgcore.shortlist import again
+            best = again(self, pos, plays, pick, best, AGAIN)
         return plays[best].detached()
 
     def loss(self, pos, d1, d2, play):

@@ -2,6 +2,7 @@
 # (bgcore.bot's native scan, bgcore.scan_native, does the same integer for integer). Loaded by
 # bgcore.bot only there, so a board keeps only the native version's code in its heap.
 
+from bgcore import bot as _bot
 from bgcore import net as _netmod
 from bgcore.net import row, shots, shot_row
 
@@ -9,7 +10,7 @@ from bgcore.net import row, shots, shot_row
 def scan(bot, net, plays, raw, noise, out, pick):
     """bgcore.bot's Bot._scan once the parent's sums are in bot._acc: every play (or those
     `pick` marks) scored; the scores appended to `out`, or the index of the best returned
-    (its score in bot._v)."""
+    (its score in bgcore.bot._top[0])."""
     acc = bot._acc
     work = bot._work
     them0 = _netmod.masks(raw)[1]
@@ -45,7 +46,7 @@ def scan(bot, net, plays, raw, noise, out, pick):
         if best_v is None or v > best_v:
             best = i
             best_v = v
-    bot._v = best_v
+    _bot._top[0] = best_v
     return best
 
 

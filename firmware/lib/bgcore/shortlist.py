@@ -2,9 +2,10 @@
 # double's hundreds in contact): each play gets a cheap linear estimate of its equity — the
 # network's first-order expansion around the position before the roll, one weight per input row,
 # summed over the rows the play changes — and the CAP best by it are the shortlist the network
-# then scores. A second, shorter round expands around the network's best of the first (bgcore.bot
-# AGAIN plays not yet scored): the expansion is good near where it is taken, and the best plays
-# of a double lie nearer that play than the position before the roll. So the network scores at
+# then scores. Without a level's noise (level 6, a hint) a second, shorter round expands around
+# the network's best of the first (bgcore.bot.AGAIN plays not yet scored): the expansion is good
+# near where it is taken, and the best plays of a double lie nearer that play than the position
+# before the roll. So the network scores at
 # most CAP + AGAIN plays of any roll: the bot's time per move is bounded by work, the same on
 # every interpreter (integer arithmetic, ties broken by the plays' order). Loaded by bgcore.bot
 # at the first such roll (its native code, in bgcore.scan_native, is compiled with the bot's at
@@ -121,6 +122,18 @@ def shortlist(bot, pos, plays, cap, anchor=None, skip=None):
         i = index[j]
         pick[i >> 3] |= 1 << (i & 7)
     return pick
+
+
+def again(bot, pos, plays, pick, best, cap):
+    """The second round: the network's best of the first (`best`, of the plays `pick` marks) or
+    of the `cap` more plays the estimate taken around it shortlists, whichever scores higher (of
+    equal ones the earlier)."""
+    top = _bot._top
+    v = top[0]
+    other = bot._scan(pos, plays, 0, None, shortlist(bot, pos, plays, cap, best, pick))
+    if top[0] > v or (top[0] == v and other < best):
+        return other
+    return best
 
 
 class _Top:
