@@ -48,7 +48,7 @@ def _shared_net():
 # rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), 96-98 LEVELS and the
 # first bar and borne-off rows (bgcore.net's numbering), from 100 the rows to add (2 * row) and
 # remove (2 * row + 1) for the play in hand.
-_top = [None]       # the score of the best play of the last _scan (see Bot._scan)
+_top = [0]          # the score of the best play of the last _scan (see Bot._scan)
 _native = []        # [[changes, delta, equity, estimate, weights]] once compiled; else [None]
 _ctx = None         # the numbers (above): one for every bot, each scan sets its own
 _b2 = _wo = None    # the second layer's biases and the equity's weights, for scan_native.equity
