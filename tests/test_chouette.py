@@ -159,7 +159,9 @@ def test_a_chouette_replays_on_micropython_as_on_cpython(tmp_path, mpy_lib):
     f = tmp_path / "c.bgr"
     f.write_text(text)
     ch, _, _ = chouette.replay(text)
-    out = run_micropython(ROOT / "tests" / "mp" / "chouette_replay.py", str(f), heap="192k",
+    # in the board's heap for a chouette (below): at 160-196k a replay keeping the history
+    # passes or fails by where its blocks land, not by what it needs
+    out = run_micropython(ROOT / "tests" / "mp" / "chouette_replay.py", str(f), heap="256k",
                           lib=mpy_lib)
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.split() == ([str(x) for x in ch.scores]

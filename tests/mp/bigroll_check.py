@@ -2,17 +2,19 @@
 # the plays listed, how many the network scored (Bot.hint: bgcore.bot.CAP + AGAIN, the rest
 # shortlisted out by bgcore.shortlist), the first round's shortlist, and every level's choice,
 # one line each, the same on CPython and MicroPython (native code or, with "python", the Python
-# loops).
+# loops, the search for a roll's plays included).
 # usage: bigroll_check.py "id:d1d2,id:d1d2" [python]
 import sys
 
 from bgcore import Position
+from bgcore import position as position_mod
 from bgcore import bot as bot_mod
 from bgcore import net as net_mod
 from bgcore.bot import Bot
 
 if len(sys.argv) > 2 and sys.argv[2] == "python":
-    net_mod._native[:] = [None, None, None]
+    net_mod._native[:] = [None, None, None, None]
+    position_mod._native = None         # the search for the plays too
 from bgcore.shortlist import shortlist
 
 scored = [0]

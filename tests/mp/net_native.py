@@ -12,7 +12,7 @@ from bgcore import Position
 from bgcore.bot import Bot
 
 if len(sys.argv) > 1 and sys.argv[1] == "python":
-    net_mod._native[:] = [None, None, None]
+    net_mod._native[:] = [None, None, None, None]
 if len(sys.argv) > 1 and sys.argv[1] == "builtins":     # CPython: as the host package does
     from bgcore import net_cpython
     net_cpython.install()

@@ -34,6 +34,8 @@ def _shared_net():
     global _net
     if _net is None:
         _net = Net()
+        if _native_for(_net):
+            _tables(_net)       # now, before a game's garbage breaks the heap up
     return _net
 
 
@@ -51,7 +53,8 @@ def _shared_net():
 _top = [0]          # the score of the best play of the last _scan (see Bot._scan)
 _native = []        # [[changes, delta, equity, estimate, weights]] once compiled; else [None]
 _ctx = None         # the numbers (above): one for every bot, each scan sets its own
-_b2 = _wo = None    # the second layer's biases and the equity's weights, for scan_native.equity
+_b2 = _wo = _w2 = None  # the second layer's biases and weights (packed), the equity's weights:
+                        # for scan_native.equity
 
 
 def _natives():
@@ -70,18 +73,28 @@ _natives()      # at import, while the heap is unbroken, as bgcore.net does
 
 
 def _native_for(net):
-    # the native functions (see _natives) where they serve this network, else None
-    return _native[0] if net._add is not None and net.h2 else None
+    # the native functions (see _natives) where they serve this network (a second layer of 16
+    # units, as scan_native.equity is written for), else None
+    return _native[0] if net._add is not None and net.h2 == 16 else None
 
 
-def _set_ctx(net, raw):
-    # the numbers of the native scan (above) for the parent position `raw`
-    global _b2, _wo
+def _tables(net):
+    # the tables of scan_native.equity (see there), and the numbers of _ctx that stay
+    global _b2, _wo, _w2
+    m = net.h2
+    h = net.h
+    _b2 = array("i", [b + 0x20000000 for b in net.b2])
+    _wo = net.wo[OUT_EQUITY * m:(OUT_EQUITY + 1) * m]
+    w2 = net.w2
+    _w2 = bytearray(32 * h)         # little-endian words, filled a byte at a time: no big ints
+    for j in range(h):
+        for k in range(16):
+            v = w2[k * h + j] + 32768
+            o = 32 * j + 2 * k
+            _w2[o] = v & 255
+            _w2[o + 1] = v >> 8
     ctx = _ctx
     if not ctx[3]:
-        m = net.h2
-        _b2 = array("i", [b + 0x20000000 for b in net.b2])    # see scan_native.equity
-        _wo = net.wo[OUT_EQUITY * m:(OUT_EQUITY + 1) * m]
         ctx[3] = net.h
         ctx[96] = _netmod.LEVELS
         ctx[97] = _netmod._BAR_ROW
@@ -92,6 +105,13 @@ def _set_ctx(net, raw):
         for n in range(37):
             r = shot_row(n)
             ctx[59 + n] = 0 if r is None else r + 1
+
+
+def _set_ctx(net, raw):
+    # the numbers of the native scan (above) for the parent position `raw`
+    ctx = _ctx
+    if not ctx[3]:
+        _tables(net)
     ctx[0] = _netmod.masks(raw)[1]
     ctx[1] = raw[51]
     ctx[2] = _netmod.SHOTS
@@ -144,7 +164,7 @@ class Bot:
         work = self._work
         w1 = net.w1
         b1 = net.b1
-        w2 = net.w2
+        w2 = _w2
         b2 = _b2
         wo = _wo
         h1 = net._h1

@@ -31,7 +31,7 @@ def _halves(raw, d):
     h = 0
     for i in range(26):
         h += b[i] * _ZOBRIST[i]
-    _search(b, (d, d), 0, bytearray(8), 0, 25, True, found, h)
+    _search(b, (d, d), True, bytearray(8), found, h)
     if found.used <= 0:
         found.n = 0
     return Plays(found)

@@ -128,76 +128,19 @@ except ImportError:         # not trained yet: tools/train_bot.py configures it
 
 
 # The network's inner loops in native code where MicroPython has a native emitter (Thumb on the
-# RP2040, x64 on the unix port), compiled from this source when this module is imported: the
-# library stays bytecode any MicroPython loads; CPython runs the Python loops below (with the
-# host package: bgcore.net_cpython's). Integer for integer (tests/test_bot.py plays the games
-# move for move on CPython and MicroPython): values stay far inside 31 bits, the int16 weights
-# are read unsigned and sign-corrected, and int32 sums are only stored (as two's complement).
-_NATIVE_SRC = """
-@micropython.viper
-def add(acc, w, o: int, h: int, sign: int):
-    a = ptr32(acc)
-    p = ptr8(w)
-    j = 0
-    while j < h:
-        a[j] += sign * p[o + j]
-        j += 1
-    a[h] += sign
-
-
-@micropython.viper
-def hidden(acc, b1, out, h: int):
-    a = ptr32(acc)
-    b = ptr16(b1)
-    t = ptr32(out)
-    off = 128 * a[h]
-    j = 0
-    while j < h:
-        v = b[j]
-        if v & 0x8000:
-            v -= 0x10000
-        x = a[j] - off + v
-        if x < 0:
-            x = 0
-        elif x > 128:
-            x = 128
-        t[j] = x
-        j += 1
-
-
-@micropython.viper
-def dots(v, w, o: int, out, n: int, m: int):
-    x = ptr32(v)
-    p = ptr16(w)
-    t = ptr32(out)
-    k = 0
-    while k < m:
-        s = 0
-        j = 0
-        while j < n:
-            a = x[j]
-            if a:
-                b = p[o + j]
-                if b & 0x8000:
-                    b -= 0x10000
-                s += b * a
-            j += 1
-        t[k] = s
-        o += n
-        k += 1
-"""
-_native = []      # [add, hidden, dots] once compiled; [None] * 3 without a native emitter
+# RP2040, x64 on the unix port), compiled from bgcore.net_native's source when this module is
+# imported (the text then leaves the heap): the library stays bytecode any MicroPython loads;
+# CPython runs the Python loops below (with the host package: bgcore.net_cpython's). Integer
+# for integer (tests/test_bot.py plays the games move for move on CPython and MicroPython):
+# values stay far inside 31 bits, the int16 weights are read unsigned and sign-corrected, and
+# int32 sums are only stored (as two's complement).
+_native = []      # [add, hidden, dots, load] once compiled; [None] * 4 without a native emitter
 
 
 def _natives():
     if not _native:
-        try:
-            import micropython  # noqa: F401  (MicroPython only)
-            names = {}
-            exec(_NATIVE_SRC, names)
-            _native.extend((names["add"], names["hidden"], names["dots"]))
-        except Exception:       # CPython, or a MicroPython built without native emitters
-            _native.extend((None, None, None))
+        from bgcore.native import load
+        _native.extend(load("net_native", "add", "hidden", "dots", "load") or [None] * 4)
     return _native
 
 
@@ -224,7 +167,8 @@ class Net:
         self._h1 = array("i", [0] * self.h)
         self._h2 = array("i", [0] * self.h2)
         self._sums = array("i", [0] * max(self.h2, 6))
-        self._add, self._hidden, self._dots = _natives()
+        self._add, self._hidden, self._dots, self._load = _natives()
+        self._dims = array("i", [self.h, LEVELS, _BAR_ROW, _OFF_ROW])    # for the native load
 
     def new_acc(self):
         return array("i", [0] * (self.h + 1))
@@ -254,6 +198,13 @@ class Net:
     def load(self, acc, raw, shot_rows=True):
         """acc = the sums for the 52-byte position `raw` (first half = just moved); without
         the shot row when `shot_rows` is false (a parent whose plays add their own)."""
+        if self._load:
+            self._load(acc, raw, self.w1, self._dims)
+            if SHOTS and shot_rows:
+                r = shot_row(shots(*masks(raw)))
+                if r is not None:
+                    self.add(acc, r)
+            return
         for j in range(self.h + 1):
             acc[j] = 0
         for r in rows(raw, shot_rows):

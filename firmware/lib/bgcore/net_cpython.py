@@ -1,4 +1,4 @@
-# bgcore.net's three inner loops for CPython, on its builtins instead of a bytecode loop per
+# Three of bgcore.net's inner loops for CPython, on its builtins instead of a bytecode loop per
 # weight: the laptop's bots (bench, selfplay, the leaderboard's replays, the suite) spend most
 # of their time there. Integer for integer the loops of bgcore.net (and of its native code on
 # MicroPython). install() hands them to bgcore.net; the host package bgboard does so when it is
@@ -69,4 +69,4 @@ def dots(v, w, o, out, n, m):
 def install():
     """bgcore.net's networks made from now on use these loops (made before: the plain ones)."""
     from bgcore import net
-    net._native[:] = [add, hidden, dots]
+    net._native[:] = [add, hidden, dots, None]      # (load: Net.load's loop over add)

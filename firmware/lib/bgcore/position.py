@@ -7,6 +7,8 @@
 #   b[25]    mover's checkers on the bar     b[26..51] the same for the opponent, in its numbering
 # The mover's point p is the opponent's point 25 - p, stored at b[51 - p].
 
+from array import array
+
 OFF = 0
 BAR = 25
 _O = 26          # where the opponent's half starts
@@ -291,13 +293,13 @@ class Position:
         for i in range(26):
             h += b[i] * _ZOBRIST[i]
         if d1 == d2:
-            _search(b, (d1, d1, d1, d1), 0, steps, 0, 25, True, found, h)
+            _search(b, (d1, d1, d1, d1), True, steps, found, h)
         else:
             hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
-            _search(b, (hi, lo), 0, steps, 0, 25, False, found, h)
+            _search(b, (hi, lo), False, steps, found, h)
             found.first_die_done = found.n
             found.first_seen = found.seen
-            _search(b, (lo, hi), 0, steps, 0, 25, False, found, h)
+            _search(b, (lo, hi), False, steps, found, h)
             if found.used == 1 and found.first_seen:
                 # Only one number can be played: the larger one, where it can be.
                 found.n = found.first_die_done
@@ -359,39 +361,21 @@ class _Found:
         self.seen = 0
         _heads[:] = _EMPTY
 
-    def add(self, b, k, steps, hits, hsh):
-        if k < self.used:
-            return
-        if k > self.used:
-            self.used = k
-            self.first_die_done = 0
-            self.first_seen = 0
-            self._restart()
-        self.seen += 1
-        target = self.target
-        if target is not None:
-            for j in range(13):
-                if target[j] != b[2 * j] | b[2 * j + 1] << 4:
-                    return
-        h = (hsh % _NB) * 2
-        m = hits >> 1
-        i = _heads[h] | _heads[h + 1] << 8
-        while i != 0xFFFF:
-            c = self.chunks[i >> 3]
-            o = (i & 7) * _REC
-            j = 0
-            while j < 13 and c[o + j] == b[2 * j] | b[2 * j + 1] << 4:
-                j += 1
-            if j == 13 and (c[o + 13] | c[o + 14] << 8 | c[o + 15] << 16) == m:
-                return
-            i = c[o + 25] | c[o + 26] << 8
+    def _grow(self, k):
+        # a play using more dice (k) than any before: the plays kept so far do not count
+        self.used = k
+        self.first_die_done = 0
+        self.first_seen = 0
+        self._restart()
+
+    def _append(self, k, m, h, steps):
+        # a new play: k steps, hit mask m, the mover's counts packed in _packed, hash bucket h
         n = self.n
         if not n & 7:
             self.chunks.append(bytearray(8 * _REC))
         c = self.chunks[n >> 3]
         o = (n & 7) * _REC
-        for j in range(13):
-            c[o + j] = b[2 * j] | b[2 * j + 1] << 4
+        c[o:o + 13] = _packed
         c[o + 13] = m & 255
         c[o + 14] = m >> 8 & 255
         c[o + 15] = m >> 16
@@ -404,49 +388,41 @@ class _Found:
         self.n = n + 1
 
 
-def _search(b, dice, k, steps, hits, limit, double, found, h):
-    # Depth-first over the dice, moving one checker per die on the bytearray b and undoing it.
-    # With doubles, steps go in order of non-increasing source (limit), which reaches every
-    # resulting position once without trying the same steps in every order.
-    moved = False
-    if k < len(dice):
-        d = dice[k]
-        top = 25
-        while top and not b[top]:
-            top -= 1
-        bar = b[25]
-        s = 25 if bar else (top if top < limit else limit)
-        while s > 0:
-            if b[s]:
-                t = s - d
-                if t > 0:
-                    ok = b[51 - t] < 2
-                elif top > 6:
-                    ok = False
-                else:
-                    ok = t == 0 or s == top
-                if ok:
-                    moved = True
-                    b[s] -= 1
-                    hit = t > 0 and b[51 - t] == 1
-                    if hit:
-                        b[51 - t] = 0
-                        b[_OBAR] += 1
-                    if t < 0:
-                        t = 0
-                    b[t] += 1
-                    steps[2 * k] = s
-                    steps[2 * k + 1] = t
-                    _search(b, dice, k + 1, steps, (hits | 1 << t) if hit else hits,
-                            s if double else 25, double, found,
-                            h + _ZOBRIST[t] - _ZOBRIST[s])
-                    b[t] -= 1
-                    if hit:
-                        b[_OBAR] -= 1
-                        b[51 - t] = 1
-                    b[s] += 1
-            if bar:
-                break
-            s -= 1
-    if not moved:
-        found.add(b, k, steps, hits, h)
+def _native_search():
+    # bgcore.search_native's search where MicroPython has a native emitter (compiled now,
+    # while the heap is unbroken), else None
+    from bgcore.native import load
+    got = load("search_native", "search")
+    return got[0] if got else None
+
+
+_native = _native_search()
+_packed = bytearray(13)         # the counts of the play in hand, packed as a record keeps them
+_work = None                    # the native search's numbers (see bgcore.search_native)
+if _native is not None:
+    _work = array("i", bytes(4 * 88))
+    for _i in range(26):
+        _work[12 + _i] = _ZOBRIST[_i]
+
+
+def _search(b, dice, double, steps, found, h):
+    # All the plays of `dice` (a double's in order of non-increasing source) from the bytearray
+    # b (its hash h: the sum of count * _ZOBRIST weight over the mover's places) into found,
+    # through the bytearray steps: in native code where MicroPython has some, else by
+    # bgcore.search_python (CPython; loaded when first needed)
+    if _native is None:
+        from bgcore.search_python import search
+        search(b, dice, 0, steps, 0, 25, double, found, h)
+        return
+    x = _work
+    x[0] = len(dice)
+    x[1] = 1 if double else 0
+    x[2] = found.used + 1
+    x[3] = found.seen
+    x[4] = h
+    target = found.target
+    x[5] = 0 if target is None else 1
+    for i in range(len(dice)):
+        x[8 + i] = dice[i]
+    _native(b, steps, found, x, _heads, _packed if target is None else target, _packed)
+    found.seen = x[3]
