@@ -302,7 +302,8 @@ def test_a_malformed_header_is_named(won, change, why):
 def test_the_header_names_the_bots_choices_and_a_replay_refuses_other_ones(won):
     """A board whose bots chose differently (older firmware) gets its ranked records refused by
     name, not as a move that is not the bot's, at every level (version 3's network changed
-    them all; a header without bot= is version 1)."""
+    them all; a header without bot= is version 1), except version 3 below level 6 (version 4
+    changed level 6's look ahead only)."""
     lines = payloads(won)
     tag = " bot=%d " % rk.BOT_PLAY
     assert tag in lines[0]
@@ -311,6 +312,7 @@ def test_the_header_names_the_bots_choices_and_a_replay_refuses_other_ones(won):
         return rechain([record_lines[0].replace(tag, field)] + record_lines[1:])
 
     assert verify_ranked(won).ok
+    assert verify_ranked(with_field(lines, " bot=3 ")).ok
     for field, v in ((" ", 1), (" bot=1 ", 1), (" bot=2 ", 2)):
         assert _rejected(with_field(lines, field)) == (
             "line 1: the level-3 bot of this game (bot=%d) chose differently from this replay's "
@@ -323,6 +325,7 @@ def test_the_header_names_the_bots_choices_and_a_replay_refuses_other_ones(won):
              % rk.BOT_PLAY)
     assert _rejected(with_field(six, " ")) == older
     assert _rejected(with_field(six, " bot=1 ")) == older
+    assert _rejected(with_field(six, " bot=3 ")) == older.replace("(bot=1)", "(bot=3)")
     assert _rejected(with_field(six, " bot=%d " % (rk.BOT_PLAY + 1))) == (
         "line 1: the level-6 bot of this game (bot=%d) is newer than this replay's (%d): "
         "update bgboard" % (rk.BOT_PLAY + 1, rk.BOT_PLAY))
@@ -357,10 +360,11 @@ def test_other_forgeries_are_rejected(won):
     # a second game after the first
     assert _rejected(rechain(lines[:end + 2] + ["GAME 2"])) == (
         "line %d: GAME after the end of the game" % (end + 3))
-    # a bot loss turned into a win by a claimed END line: the replay's result stands
+    # a win's points changed by a claimed END line: the replay's result stands
     w = lines[end].split()
+    claim = "END 0 1 single" if w[2] == "3" else "END 0 3 backgammon"
     assert "the rules give player 0 %s point(s)" % w[2] in _rejected(
-        rechain(lines[:end] + ["END 0 3 backgammon"] + lines[end + 1:]))
+        rechain(lines[:end] + [claim] + lines[end + 1:]))
 
 
 @pytest.mark.parametrize("name,country,why", [
