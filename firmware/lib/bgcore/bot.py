@@ -22,11 +22,11 @@ AGAIN = 16
 # level 6 looks one roll ahead (bgcore.lookahead) at its best plays when they are close: up to
 # AHEAD_PLAYS of them within AHEAD_MARGIN (1/32768 point) of the best, each judged by the
 # opponent's best reply to every roll, the rolls taken until AHEAD_CAP plays have been scored
-# (chosen by measurement: bgboard bench bot and bench chip, README; 2, 1000 and 112 until the
+# (chosen by measurement: bgboard bench bot and bench chip, README; a margin of 1000 until the
 # look ahead's work went native)
-AHEAD_PLAYS = 3
+AHEAD_PLAYS = 2
 AHEAD_MARGIN = 2000
-AHEAD_CAP = 80
+AHEAD_CAP = 112
 _AHEAD_CODE = ("bgcore.lookahead", "bgcore.dance", "bgcore.dancenet")
 _net = None
 
