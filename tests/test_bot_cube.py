@@ -107,7 +107,7 @@ def _cpython(*args):
     return out.stdout.splitlines()
 
 
-@pytest.mark.parametrize("args", [(2, 1, 0), (4, 9, 5)])
+@pytest.mark.parametrize("args", [(3, 1, 0), (4, 9, 5)])
 def test_cube_games_are_the_same_on_micropython_in_a_128k_heap(tmp_path, args):
     # a money game and a 5-point match of level 6 with the cube: every cube action, play and look
     # ahead identical, the compiled code in a 128 KB heap (the bot, the match and the cube
