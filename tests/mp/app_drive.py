@@ -213,7 +213,12 @@ for cmd in sys.argv[3:]:
     elif w[0] == "CGAME":
         import drive_chouette
         drive_chouette.run(w, app, hal, key_play)
-    elif w[0] in ("TURN", "BLUNDER", "BEST", "SHOW", "MEM", "OOM", "BREAK", "SPLIT", "NAMES"):
+    elif w[0] == "SHOW":
+        # (here, not in drive_extra: a chouette's board may end with too little heap left to
+        # compile that module, the drive's and not the board's need)
+        app.show()
+        print("TEXT", "|".join(hal.lines))
+    elif w[0] in ("TURN", "BLUNDER", "BEST", "MEM", "OOM", "BREAK", "SPLIT", "NAMES"):
         # the tutor's and the chouette's commands, in a module loaded when used: a plain game's
         # heap figure then holds no more of this script than it needs
         import drive_extra

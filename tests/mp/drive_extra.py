@@ -1,5 +1,5 @@
 # The drive's commands for the tutor (tests/mp/app_drive.py loads this module when one of them
-# comes): TURN, BLUNDER, BEST, SHOW, MEM, OOM (a pass out of memory in a person's move), BREAK
+# comes): TURN, BLUNDER, BEST, MEM, OOM (a pass out of memory in a person's move), BREAK
 # (the record's next write fails) (see app_drive.py's top), SPLIT and NAMES (below); the
 # chouette's CGAME is drive_chouette.py's.
 import gc
@@ -121,9 +121,6 @@ def run(w, app, hal, key_play):
     elif w[0] == "BEST":
         print("BEST", best_play())
         key_play(best_play(), app.game.m.turn)
-    elif w[0] == "SHOW":
-        app.show()
-        print("TEXT", "|".join(hal.lines))
     elif w[0] == "MEM":
         gc.collect()
         print("MEM", gc.mem_alloc(), gc.mem_free())
