@@ -21,6 +21,8 @@ def chances(net, acc, raw):
     opponent on the bar), in 1/32768; `acc` is a scratch sum of net's."""
     w = _W
     n = _N
+    dots = net._dots            # the network's sums of products (native on a board), if any
+    sums = net._sums
     s = [0, 0, 0, 0, 0]
     for view in (0, 1):
         net.load(acc, raw if view == 0 else raw[26:] + raw[:26])
@@ -31,11 +33,17 @@ def chances(net, acc, raw):
         for k in range(5):
             ot = k * n + view * nt
             oh = k * n + 2 * nt + view * nh
-            v = 0
-            for j in range(nt):
-                v += w[ot + j] * top[j]
-            for j in range(nh):
-                v += w[oh + j] * h1[j]
+            if dots:
+                dots(top, w, ot, sums, nt, 1)
+                v = sums[0]
+                dots(h1, w, oh, sums, nh, 1)
+                v += sums[0]
+            else:
+                v = 0
+                for j in range(nt):
+                    v += w[ot + j] * top[j]
+                for j in range(nh):
+                    v += w[oh + j] * h1[j]
             if view == 0:
                 v += (_A[k] * net._output(top, k) >> 10) + _B[k]
             s[k] += v
