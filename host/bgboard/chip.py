@@ -9,7 +9,9 @@ a power cut; the watchdog and machine.reset() reset the chip; both boot it again
 Emulated time is cycle time (125 MHz): figures measured in it do not depend on the host's load.
 """
 
+import contextlib
 import hashlib
+import io
 import json
 import os
 import pty
@@ -485,12 +487,18 @@ def run_script(board, code, timeout=3600):
     t = SerialTransport(str(board.link), baudrate=115200)
     try:
         for attempt in range(10):
+            # mpremote prints what it read when an attempt fails (the app answering the raw
+            # REPL's Ctrl-A before its Ctrl-C lands): kept out of the bench's report, and told
+            # only if every attempt fails
+            seen = io.StringIO()
             try:
-                t.enter_raw_repl(soft_reset=True, timeout_overall=120)
+                with contextlib.redirect_stdout(seen):
+                    t.enter_raw_repl(soft_reset=True, timeout_overall=120)
                 break
-            except Exception:
+            except Exception as e:
                 if attempt == 9:
-                    raise
+                    raise RuntimeError("no raw REPL on the chip after 10 tries: %s (it read %s)"
+                                       % (e, seen.getvalue().strip()[-200:] or "nothing"))
         out, err = t.exec_raw(code, timeout=timeout)
         if err:
             raise RuntimeError("the probe failed on the chip: %s" % err.decode()[-400:])
