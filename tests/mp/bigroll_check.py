@@ -8,13 +8,13 @@ import sys
 
 from bgcore import Position
 from bgcore import position as position_mod
-from bgcore import bot as bot_mod
 from bgcore import net as net_mod
-from bgcore.bot import Bot
 
-if len(sys.argv) > 2 and sys.argv[2] == "python":
+if len(sys.argv) > 2 and sys.argv[2] == "python":    # (before bgcore.bot makes its network)
     net_mod._native[:] = [None, None, None, None]
     position_mod._native = None         # the search for the plays too
+from bgcore import bot as bot_mod       # noqa: E402
+from bgcore.bot import Bot              # noqa: E402
 from bgcore.shortlist import shortlist
 
 scored = [0]

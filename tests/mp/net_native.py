@@ -9,13 +9,13 @@ import hashlib
 
 from bgcore import net as net_mod
 from bgcore import Position
-from bgcore.bot import Bot
 
-if len(sys.argv) > 1 and sys.argv[1] == "python":
+if len(sys.argv) > 1 and sys.argv[1] == "python":       # (before bgcore.bot makes its network)
     net_mod._native[:] = [None, None, None, None]
 if len(sys.argv) > 1 and sys.argv[1] == "builtins":     # CPython: as the host package does
     from bgcore import net_cpython
     net_cpython.install()
+from bgcore.bot import Bot              # noqa: E402
 if not net_mod._natives()[0]:
     print("python")
 elif "bgcore.net_cpython" in sys.modules:

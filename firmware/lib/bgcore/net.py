@@ -121,10 +121,11 @@ def rows(raw, with_shots=True):
 
 
 try:
-    from bgcore import botnet as _weights
-    configure(_weights.LEVELS, getattr(_weights, "SHOTS", 0))
+    from bgcore import botnet as _w
+    configure(_w.LEVELS, getattr(_w, "SHOTS", 0))
+    del _w                  # (bgcore.bot drops the module once its network holds what it needs)
 except ImportError:         # not trained yet: tools/train_bot.py configures it
-    _weights = None
+    pass
 
 
 # The network's inner loops in native code where MicroPython has a native emitter (Thumb on the
@@ -153,7 +154,7 @@ class Net:
     sums, with the number of rows added at index HIDDEN; callers keep and reuse their own."""
 
     def __init__(self):
-        wt = _weights
+        from bgcore import botnet as wt
         self.h = wt.HIDDEN
         self.h2 = wt.HIDDEN2
         self.w1 = wt.W1
