@@ -9,6 +9,7 @@ import pytest
 
 from bgcore import Position
 from bgcore.bot import Bot
+from bgcore.net import race
 from bgcore.match import Match, Rules, MATCH, MONEY, TURN, DOUBLED
 from bgcore import cube
 from conftest import board, compile_lib, micropython_path, tool_path
@@ -62,17 +63,18 @@ def test_opening_plays_are_the_book_ones():
 def test_incremental_scores_equal_scoring_each_position_afresh():
     from bgboard.corpus import corpus
     bot = Bot(6)
-    net = bot.net
-    acc = net.new_acc()
-    checked = 0
+    acc = bot.net.new_acc()
+    checked = races = 0
     for pos, d1, d2 in corpus(seed=5, n=300):
         plays = pos.plays(d1, d2)
         fast = bot.equities(pos, plays)
+        net = bot.net                       # the race network in a race
+        races += race(pos.raw)
         for play, eq in zip(plays, fast):
             net.load(acc, play.after)
             assert net.equity(acc) == eq, (pos, d1, d2, str(play))
             checked += 1
-    assert checked > 3000
+    assert checked > 3000 and races > 20
 
 
 def _compiled(tmp_path):
@@ -109,6 +111,30 @@ def test_micropython_plays_the_same_games_in_a_small_heap(tmp_path, levels, heap
     stats = mp_lines[-1].split()
     print("MicroPython level %d: median %s us, worst %s us per move (%s heap)"
           % (levels[0], stats[3], stats[5], heap))
+
+
+def test_a_board_reads_its_networks_from_one_file_and_names_a_damaged_one(tmp_path):
+    """A board gets the two networks as bgcore/nets.bin, not as modules; the race network
+    judges races there as on the laptop (the games above), and a torn or foreign file is named
+    (and the firmware to flash again), not played with."""
+    lib = _compiled(tmp_path)
+    assert not list(lib.rglob("botnet.mpy")) and not list(lib.rglob("racenet.mpy"))
+    nets = lib / "bgcore" / "nets.bin"
+    whole = nets.read_bytes()
+
+    def board_bot():
+        return subprocess.run([micropython_path(), "-c", "from bgcore.bot import Bot; Bot(6)"],
+                              capture_output=True, text=True, timeout=60,
+                              env={"MICROPYPATH": str(lib)})
+
+    assert board_bot().returncode == 0
+    for data, why in ((whole[:851], "is cut short"), (whole[:len(whole) - 1], "is cut short"),
+                      (b"PK\x03\x04" + whole[4:], "is not a network file")):
+        nets.write_bytes(data)
+        r = board_bot()
+        assert r.returncode != 0
+        assert (r.stdout + r.stderr).strip().splitlines()[-1] == (
+            "ValueError: %s %s (flash the firmware again)" % (nets, why))
 
 
 def _doubling_match(rules, me_on_roll, them, score=(0, 0), post_crawford=False):

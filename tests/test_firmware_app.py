@@ -67,18 +67,20 @@ def test_whole_game_against_level_6_within_the_live_budget(tmp_path, mpy_lib, me
 def test_smallest_heap_for_a_level_6_game(tmp_path, mpy_lib):
     """A figure for the report: the same seeded game at smaller heaps, down to where it fails.
     (It ran at 192k, and not at 176k, until the board interned all of the firmware's names at
-    power-up: bgnames, 18 KB more on the unix port than a single game meets by itself.)"""
+    power-up: bgnames, 18 KB more on the unix port than a single game meets by itself; at 208k
+    and not 200k until the race network's code, 1.5 KB more live, left 208k failing in some
+    heap layouts.)"""
     ok = None
-    for kb in (208, 200, 192, 176, 160, 144, 128):
+    for kb in (216, 208, 200, 192, 176, 160, 144, 128):
         d = tmp_path / str(kb)
         d.mkdir()
         r = drive(d, "KEY P9", "KEY OK", "GAME", heap="%dk" % kb, lib=mpy_lib)
         if r.returncode != 0 or "refused 0" not in r.stdout:
-            assert kb < 208, r.stderr + r.stdout[-2000:]
+            assert kb < 216, r.stderr + r.stdout[-2000:]
             assert "MemoryError" in r.stderr + r.stdout
             break
         ok = kb
-    assert ok, "the game needs more than 208k"
+    assert ok, "the game needs more than 216k"
     print("a level-6 money game runs with a heap of %dk" % ok)
 
 

@@ -17,9 +17,10 @@ from bgboard import build
 from conftest import FW_VERSION, ROOT, micropython_path
 from test_vboard import BGBOARD, VBoard, golden_image  # noqa: F401 (a fixture)
 
-# main.py, the modules, and bgnames.mpy (the names the board interns at power-up: the build
-# makes it from the compiled modules, so it changes when any module does)
-FW_FILES = 2 + len(build.board_sources(ROOT / "firmware" / "lib"))
+# main.py, the modules, the bot's network file, and bgnames.mpy (the names the board interns at
+# power-up: the build makes it from the compiled modules, so it changes when any module does)
+FW_FILES = 2 + len(build.board_sources(ROOT / "firmware" / "lib")) + len(
+    build.data_files(ROOT / "firmware" / "lib"))
 
 
 def firmware_copy(dest, version, touch_all=False):

@@ -36,8 +36,11 @@ def _pools(line):
 
 
 def test_names_met_late_in_a_heap_in_pieces_need_no_new_table(tmp_path, mpy_lib):
-    # a chouette by keys (4 players, a bot in seat 4), then every late step in a heap cut anew
-    script = ["KEY DOUBLE", "KEY P14", "KEY P15", "KEY OK", "CGAME play", "NAMES"]
+    # a chouette by keys (4 players, a bot in seat 4), then every late step in a heap cut anew;
+    # "MEM" first loads the drive's own module for NAMES and SPLIT (tests/mp/drive_extra.py,
+    # compiled from its source) while the heap is whole: the compile is the drive's need, not
+    # the board's, and it took a 1.5 KB block the chouette's heap no longer had
+    script = ["MEM", "KEY DOUBLE", "KEY P14", "KEY P15", "KEY OK", "CGAME play", "NAMES"]
     for step in LATE:
         script += ["SPLIT 4096", step]
     r = run_micropython(DRIVE, str(tmp_path), str(PROFILE), "SEED 7", *script, "NAMES", "MEM",

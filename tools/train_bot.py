@@ -18,6 +18,10 @@
 #   .venv/bin/python tools/train_bot.py --games 2000 --epochs 2 --out /tmp/botnet.py   # a quick try
 #   .venv/bin/python tools/train_bot.py --dance-readout    # bgcore/dancenet.py for the weights in
 #                                                        # botnet.py (dance positions: below)
+#   .venv/bin/python tools/train_bot.py --race          # bgcore/racenet.py: the race network, on the
+#                                                       # race positions (no more contact) of
+#                                                       # 60,000 games' examples (2 min once
+#                                                       # cached; the games about 15 min)
 # Examples are cached in .cache/ (the games take longest), so a second run with other network
 # sizes starts training at once.
 
@@ -128,6 +132,19 @@ def _check_encoding(raw):
         assert sorted(bnet.rows(bytes(r))) == sorted(int(x) for x in i if x != bnet.ROWS)
 
 
+def race_mask(raw):
+    """Which positions (N x 52) are races, as bgcore.net.race says: each side's rearmost
+    checker (the bar counts as 25) past the other's."""
+    places = np.arange(1, 26)
+    back = [np.max(np.where(raw[:, b + 1:b + 26] > 0, places, 0), axis=1) for b in (0, 26)]
+    return back[0] + back[1] <= 25
+
+
+def _check_race(raw):
+    for r, k in zip(raw[:5000], race_mask(raw[:5000])):
+        assert bnet.race(bytes(r)) == bool(k)
+
+
 def dense(idx):
     x = np.zeros((len(idx), bnet.ROWS + 1), dtype=np.float32)
     np.put_along_axis(x, idx.astype(np.int64), 1.0, axis=1)
@@ -204,7 +221,11 @@ class Model:
         np.clip(self.wo, -127.0, 127.0, out=self.wo)
 
 
-def train(model, idx, tgt, epochs, seed, lr, batch=2048, eq_weight=1.0, held=100000):
+HELD = 100000      # the last examples only measure (the main network's; a race network's: the
+                   # races among them)
+
+
+def train(model, idx, tgt, epochs, seed, lr, batch=2048, eq_weight=1.0, held=HELD):
     r = np.random.RandomState(seed)
     n = len(idx) - held                 # the last `held` examples only measure
     for ep in range(epochs):
@@ -237,7 +258,7 @@ def _i16(a):
     return np.clip(np.round(a), -32768, 32767).astype("<i2")
 
 
-def export(model, path, note):
+def export(model, path, note, race=False):
     """Write the weights as bgcore.net reads them; returns their size in bytes."""
     h = model.w1.shape[1]
     parts = {
@@ -250,7 +271,8 @@ def export(model, path, note):
     if model.hidden2:
         parts["W2"] = _i16(model.w2.T * 256)                          # hidden2-major
         parts["B2"] = np.round(model.b2 * bnet.S_OUT).astype("<i4")
-    text = ["# The bot's network weights, written by tools/train_bot.py: do not edit.",
+    text = ["# The bot's %s weights, written by tools/train_bot.py%s: do not edit."
+            % (("race network's", " --race") if race else ("network", "")),
             "# " + note,
             "# W1: %d input rows x HIDDEN, a byte each (weight * %d + 128); B1 int16 (* %d);"
             % (bnet.ROWS, bnet.S1, bnet.S1),
@@ -362,17 +384,22 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--hidden", type=int, default=32)
+    ap.add_argument("--hidden", type=int, default=32,
+                    help="first hidden layer (a race network must have the main one's shape)")
     ap.add_argument("--hidden2", type=int, default=16, help="second hidden layer (0: none)")
     ap.add_argument("--levels", type=int, default=6, help="count levels per point")
     ap.add_argument("--shots", type=int, default=1, help="1: inputs for the rolls that hit a blot")
-    ap.add_argument("--epochs", type=int, default=16)
+    ap.add_argument("--epochs", type=int, help="passes over the examples (default 16; 24 with "
+                    "--race)")
     ap.add_argument("--dances", action="store_true",
                     help="also learn the positions after a dance (the mover still on the bar)")
     ap.add_argument("--dance-readout", action="store_true",
                     help="only fit bgcore/dancenet.py (the chances after a dance) for the "
                     "weights in botnet.py, on the dance positions of --games games (default %d)"
                     % DANCE_GAMES)
+    ap.add_argument("--race", action="store_true",
+                    help="train the network for races (bgcore/racenet.py) on the race positions "
+                    "of the same examples")
     ap.add_argument("--lr", type=float, default=0.003)
     ap.add_argument("--cache", default=str(paths.REPO / ".cache"))
     ap.add_argument("--out", default=str(paths.FIRMWARE_LIB / "bgcore" / "botnet.py"))
@@ -382,20 +409,30 @@ def main(argv=None):
             paths.FIRMWARE_LIB / "bgcore" / "dancenet.py")
         dance_readout(a.games or DANCE_GAMES, a.seed, a.cache, out)
         return
-    a.games = a.games or 30000
+    a.games = a.games or (60000 if a.race else 30000)
+    a.epochs = a.epochs or (24 if a.race else 16)
+    if a.race and a.out == ap.get_default("out"):
+        a.out = str(paths.FIRMWARE_LIB / "bgcore" / "racenet.py")
     t0 = time.time()
     bnet.configure(a.levels, a.shots)
     raw, tgt = dataset(a.games, a.seed, a.cache, a.dances)
     _check_encoding(raw)
+    held = HELD
+    if a.race:                  # the race positions, those of the held-out tail held out
+        _check_race(raw)
+        keep = race_mask(raw)
+        held = int(keep[-HELD:].sum())
+        raw, tgt = raw[keep], tgt[keep]
     idx = encode(raw)
     del raw
-    print("%d examples" % len(idx), flush=True)
+    print("%d %sexamples" % (len(idx), "race " if a.race else ""), flush=True)
     model = Model(a.hidden, a.hidden2, a.seed)
-    train(model, idx, tgt, a.epochs, a.seed, a.lr)
-    note = ("trained on %d examples from %d games (seed %d%s), %d levels, %d+%d hidden, %d "
-            "epochs, numpy %s" % (len(idx), a.games, a.seed, ", dances" if a.dances else "",
-                                 a.levels, a.hidden, a.hidden2, a.epochs, np.__version__))
-    size = export(model, a.out, note)
+    train(model, idx, tgt, a.epochs, a.seed, a.lr, held=held)
+    note = ("trained on %d %sexamples from %d games (seed %d%s), %d levels, %d+%d hidden, %d "
+            "epochs, numpy %s" % (len(idx), "race " if a.race else "", a.games, a.seed,
+                                 ", dances" if a.dances else "", a.levels, a.hidden,
+                                 a.hidden2, a.epochs, np.__version__))
+    size = export(model, a.out, note, a.race)
     print(note + ", in %.0f s" % (time.time() - t0))
     print("wrote %s: %d bytes of weights" % (a.out, size))
 

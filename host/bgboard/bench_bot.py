@@ -229,10 +229,16 @@ def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1
                   "median, %.1f s worst)%s" % (level, med, worst, med * 200, worst * 200 / 1000,
                                               "; a whole game runs in a %d KB heap" % heap
                                               if heap else ""))
-    from bgcore import botnet
-    size = sum(len(getattr(botnet, k)) for k in ("W1", "B1", "W2", "B2", "WO", "BO", "SIGMOID")
-               if hasattr(botnet, k))
-    print("weights: %d bytes (%d+%d hidden units, %d count levels, shot inputs %s)"
-          % (size, botnet.HIDDEN, botnet.HIDDEN2, botnet.LEVELS,
-             "on" if getattr(botnet, "SHOTS", 0) else "off"))
+    from bgcore import botnet, racenet
+
+    def size(weights):
+        parts = [getattr(weights, k) for k in ("W1", "B1", "W2", "B2", "WO", "BO", "SIGMOID")
+                 if hasattr(weights, k)]
+        return sum(sum(map(len, p)) if isinstance(p, tuple) else len(p) for p in parts)
+
+    print("weights: %d bytes (%d+%d hidden units, %d count levels, shot inputs %s), the race "
+          "network's %d bytes (%d+%d)"
+          % (size(botnet), botnet.HIDDEN, botnet.HIDDEN2, botnet.LEVELS,
+             "on" if getattr(botnet, "SHOTS", 0) else "off", size(racenet), racenet.HIDDEN,
+             racenet.HIDDEN2))
     print("(%.0f s)" % (time.time() - t0))

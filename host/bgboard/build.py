@@ -39,21 +39,54 @@ def compile_module(src, name, out):
     return out.read_bytes()
 
 
-# Modules of firmware/lib that only CPython imports (the laptop's faster versions of the core's
-# loops): a board never gets them, nor their names in bgnames.
-HOST_ONLY = ("bgcore/net_cpython.py",)
+# Modules of firmware/lib a board never gets, nor their names in bgnames: the laptop's faster
+# versions of the core's loops (CPython only), and the networks made from their modules (a
+# board reads them from its network file).
+HOST_ONLY = ("bgcore/net_cpython.py", "bgcore/netmodules.py")
+
+
+# The bot's networks: modules in the library (tools/train_bot.py writes them), one data file on a
+# board (bgcore.netfile reads it, and describes it), made here.
+NETWORKS = ("bgcore/botnet.py", "bgcore/racenet.py")       # the main network first
+NETS_FILE = "bgcore/nets.bin"      # (bgcore.net.NETS_FILE, in the package's folder)
 
 
 def board_sources(lib):
-    """The .py files of the library LIB a board gets, sorted (all but HOST_ONLY's)."""
+    """The .py files of the library LIB a board gets, sorted (all but HOST_ONLY's, and the
+    networks' modules when it gets them as NETS_FILE)."""
     lib = Path(lib)
+    skip = set(HOST_ONLY) | (set(NETWORKS) if data_files(lib) else set())
     return [src for src in sorted(lib.rglob("*.py"))
-            if src.relative_to(lib).as_posix() not in HOST_ONLY]
+            if src.relative_to(lib).as_posix() not in skip]
+
+
+def data_files(lib):
+    """The data files (not modules) the build makes for a board from the library LIB: NETS_FILE
+    where it has both networks' modules."""
+    return [NETS_FILE] if all((Path(lib) / n).exists() for n in NETWORKS) else []
+
+
+def nets_file(lib):
+    """The bytes of NETS_FILE for the library LIB's network modules (see bgcore.netfile)."""
+    from bgcore import net, netfile
+    nets = []
+    for name in NETWORKS:
+        values = {}
+        exec(compile((Path(lib) / name).read_text(), name, "exec"), values)
+        nets.append(([values.get(k, 0) for k in ("HIDDEN", "HIDDEN2", "LEVELS", "SHOTS")],
+                     [len(values.get(t, b"")) for t in netfile.TABLES],
+                     b"".join(values.get(t, b"") for t in netfile.TABLES)))
+    for name, (shape, sizes, _) in zip(NETWORKS[1:], nets[1:]):
+        if shape != nets[0][0] or sizes != nets[0][1]:
+            raise BuildError("%s is not the shape of %s (hidden units, count levels, shots)"
+                             % (name, NETWORKS[0]))
+    return net.NETS_MAGIC + bytes(nets[0][0]) + b"".join(data for _, _, data in nets)
 
 
 def compile_lib(dest, lib=None, package=None):
     """Compile the firmware library LIB (default firmware/lib; only its PACKAGE subfolder when
-    given) to .mpy files under DEST, in the same layout. Returns {relative .mpy path: bytes}."""
+    given) to .mpy files under DEST, in the same layout, the networks' modules made into
+    NETS_FILE. Returns {relative path: bytes}."""
     lib = Path(lib or paths.FIRMWARE_LIB)
     top = lib / package if package else lib
     files = {}
@@ -63,6 +96,9 @@ def compile_lib(dest, lib=None, package=None):
         rel = src.relative_to(lib)
         mpy = rel.with_suffix(".mpy").as_posix()
         files[mpy] = compile_module(src, rel.as_posix(), Path(dest) / mpy)
+    if NETS_FILE in data_files(lib) and (lib / NETS_FILE).is_relative_to(top):
+        files[NETS_FILE] = nets_file(lib)
+        (Path(dest) / NETS_FILE).write_bytes(files[NETS_FILE])
     if "bgapp/app.mpy" in files:           # (the board's application: its names, bgnames)
         files[NAMES_MODULE] = names_module(files, Path(dest) / NAMES_MODULE)
     return files
@@ -199,7 +235,7 @@ def build(fw_dir=None, work=None):
     loader = fw_dir / "loader.py"
     if not loader.exists():
         loader = paths.FIRMWARE / "loader.py"
-    mpy = mpy_version(next(v for v in lib.values()))
+    mpy = mpy_version(next(v for k, v in lib.items() if k.endswith(".mpy")))
     return Build(fw_dir, files, loader.read_bytes(), version(fw_dir), mpy)
 
 

@@ -47,6 +47,7 @@ for game in range(1):
             pos = pos.apply(plays[rnd(len(plays))])
         else:                           # no legal play: the turn passes
             pos = pos.apply(bot.choose(pos, d1, d2))
+        net = bot._judge(pos)           # the race network in a race
         net.load(acc, pos.raw)
         h.update(repr(net.probabilities(acc)).encode())
 print(count, binascii.hexlify(h.digest()).decode())

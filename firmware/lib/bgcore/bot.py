@@ -1,7 +1,7 @@
-# The computer opponent: levels 1-6 over one trained network (bgcore.net), and cube decisions
-# (bgcore.cube). Level 6 plays the network's best play; lower levels add seeded noise to every
-# play's equity, more the lower the level. All integer arithmetic: the same seed gives the same
-# choices on MicroPython and CPython. Ranked records name the version of these choices their
+# The computer opponent: levels 1-6 over two trained networks (bgcore.net: the main one, and
+# one for races), and cube decisions (bgcore.cube). Level 6 plays the network's best play; lower
+# levels add seeded noise to every play's equity, more the lower the level. All integer
+# arithmetic: the same seed gives the same choices on MicroPython and CPython. Ranked records name the version of these choices their
 # replay needs: a change to any level's choices must raise bgcore.ranked.BOT_PLAY.
 
 import sys
@@ -28,23 +28,37 @@ AHEAD_PLAYS = 2
 AHEAD_MARGIN = 2000
 AHEAD_CAP = 112
 _AHEAD_CODE = ("bgcore.lookahead", "bgcore.dance", "bgcore.dancenet")
-_net = None
+# The networks (bgcore.net): the main one and the one for races. A decision (a play, a hint, the
+# cube's chances) is judged throughout by the network for its own position: the race network
+# when that is a race (then every position its look ahead meets is one too), else the main one,
+# even for a reply that has become a race. The laptop, and a library run from its sources, keep
+# both networks (made from their modules, which then leave the heap: each network keeps its
+# first layer's bytes and has its own copies of the rest). A board keeps one set of tables and
+# reads the network a decision needs into them from its network file when that changes (about
+# twice a game: a few milliseconds), so the race network costs it no heap.
+_nets = []              # [main, race]; on a board [its one network]
+_held = [0]             # on a board: the network its tables hold (0 main, 1 race)
 
 
-def _shared_net():
-    global _net
-    if _net is None:
-        _net = Net()
-        # the weights' module leaves: the network keeps its first layer's bytes and has its
-        # own copies of the rest (2.3 KB less live heap on the unix port)
-        import bgcore
-        if "bgcore.botnet" in sys.modules:
-            del sys.modules["bgcore.botnet"]
-        if hasattr(bgcore, "botnet"):
-            delattr(bgcore, "botnet")
-        if _native_for(_net):
-            _tables(_net)       # now, before a game's garbage breaks the heap up
-    return _net
+def _network(k):
+    # network k (0 main, 1 race), on a board read into its one network's tables if need be
+    if not _nets:
+        if _netmod.FILE:
+            _nets.append(Net())
+        else:
+            from bgcore import netmodules
+            _nets.extend(netmodules.from_modules(Net))
+        for net in _nets:
+            if _native_for(net):
+                _tables(net)    # now, before a game's garbage breaks the heap up
+    net = _nets[k if len(_nets) > 1 else 0]
+    if len(_nets) == 1 and _held[0] != k:
+        _held[0] = -1           # (a network half read is neither)
+        net.read_network(k)
+        if _native_for(net):
+            _tables(net)
+        _held[0] = k
+    return net
 
 
 # A play's changes to the parent's hidden sums in native code where MicroPython has a native
@@ -61,8 +75,6 @@ def _shared_net():
 _top = [0]          # the score of the best play of the last _scan (see Bot._scan)
 _native = []        # [[changes, delta, equity, estimate, weights]] once compiled; else [None]
 _ctx = None         # the numbers (above): one for every bot, each scan sets its own
-_b2 = _wo = _w2 = None  # the second layer's biases and weights (packed), the equity's weights:
-                        # for scan_native.equity
 
 
 def _natives():
@@ -78,8 +90,6 @@ def _natives():
 
 _natives()      # at import, while the heap is unbroken, as bgcore.net does
 
-
-
 def _native_for(net):
     # the native functions (see _natives) where they serve this network (a second layer of 16
     # units, as scan_native.equity is written for), else None
@@ -87,20 +97,25 @@ def _native_for(net):
 
 
 def _tables(net):
-    # the tables of scan_native.equity (see there), and the numbers of _ctx that stay
-    global _b2, _wo, _w2
+    # the tables of scan_native.equity (see there) kept with the network as net.eq_tables (the
+    # second layer's biases and weights packed, the equity's weights), and the numbers of _ctx
+    # that stay
     m = net.h2
     h = net.h
-    _b2 = array("i", [b + 0x20000000 for b in net.b2])
-    _wo = net.wo[OUT_EQUITY * m:(OUT_EQUITY + 1) * m]
+    t = getattr(net, "eq_tables", None)     # (refilled in place for a board's other network)
+    b2, wo, packed = t or (array("i", bytes(4 * m)), array("h", bytes(2 * m)),
+                           bytearray(32 * h))   # little-endian words, filled a byte at a time
+    for k in range(m):
+        b2[k] = net.b2[k] + 0x20000000
+        wo[k] = net.wo[OUT_EQUITY * m + k]
     w2 = net.w2
-    _w2 = bytearray(32 * h)         # little-endian words, filled a byte at a time: no big ints
     for j in range(h):
         for k in range(16):
             v = w2[k * h + j] + 32768
             o = 32 * j + 2 * k
-            _w2[o] = v & 255
-            _w2[o + 1] = v >> 8
+            packed[o] = v & 255
+            packed[o + 1] = v >> 8
+    net.eq_tables = (b2, wo, packed)
     ctx = _ctx
     if not ctx[3]:
         ctx[3] = net.h
@@ -120,6 +135,7 @@ def _set_ctx(net, raw):
     ctx = _ctx
     if not ctx[3]:
         _tables(net)
+    ctx[3] = net.h
     ctx[0] = _netmod.masks(raw)[1]
     ctx[1] = raw[51]
     ctx[2] = _netmod.SHOTS
@@ -137,17 +153,27 @@ class Bot:
         self.level = level
         self.name = NAMES[level]
         self._x = (seed if seed is not None else 0x2545F49) & 0x3FFFFFFF or 1
-        self.net = _shared_net()
-        self._acc = self.net.new_acc()
-        self._work = self.net.new_acc()
+        self._k = 0                 # the network of its decision in progress (or last one),
+        self.net = net = _network(0)    # see _judge
+        self._acc = net.new_acc()
+        self._work = net.new_acc()
         self._packed = bytearray(13)
         self.tick = None          # called every 16 plays scored (a board feeds its watchdog)
+
+    def _judge(self, pos):
+        # a decision about `pos` starts: the network for it (see _network), for all its work;
+        # its parts take it as _network(self._k), which on a board reads it back into the
+        # tables if another bot's decision has changed them
+        self._k = k = 1 if _netmod.race(pos.raw) else 0
+        self.net = net = _network(k)
+        return net
 
     # ---- checker play --------------------------------------------------------------------------
     def equities(self, pos, plays):
         """The network's cubeless equity of each play for the side on roll, in 1/32768 point
         (a list in the order of `plays`)."""
         out = []
+        self._judge(pos)
         self._scan(pos, plays, 0, out)
         return out
 
@@ -155,9 +181,9 @@ class Bot:
         # Scores every play (or those `pick` marks, see bgcore.shortlist) by adding to the
         # parent's hidden sums only the rows the play changes; appends the scores to `out`, or
         # returns the index of the best (with noise; its score in _top[0]).
-        net = self.net
         acc = self._acc
         raw = pos.raw
+        net = _network(self._k)
         net.load(acc, raw, False)
         if _native_for(net):
             return self._scan_native(net, plays, raw, noise, out, pick)
@@ -172,9 +198,7 @@ class Bot:
         work = self._work
         w1 = net.w1
         b1 = net.b1
-        w2 = _w2
-        b2 = _b2
-        wo = _wo
+        b2, wo, w2 = net.eq_tables
         h1 = net._h1
         h = net.h
         m = net.h2
@@ -208,6 +232,7 @@ class Bot:
         roll ahead where its best plays are close (bgcore.lookahead.closest)."""
         if self.level < 6:
             return self.hint(pos, d1, d2, NOISE[self.level] * S_OUT // 1000)
+        self._judge(pos)
         plays = pos.plays(d1, d2)
         n = len(plays)
         if n < 2 or n > CAP:            # (a shortlisted roll keeps the network's choice)
@@ -237,6 +262,7 @@ class Bot:
         """The strongest play for the side on roll, whatever the level (None: no legal play).
         Of a roll with more than CAP plays, the network scores CAP (and without noise AGAIN
         more) shortlisted by a cheap estimate (bgcore.shortlist)."""
+        self._judge(pos)
         return self._best(pos, pos.plays(d1, d2), noise)
 
     def _best(self, pos, plays, noise):
@@ -286,13 +312,19 @@ class Bot:
         in training and judges badly (4% for a blitz gnubg gives 78%): there the chances are
         read from the hidden layers of both views of the position by the readout in
         bgcore.dancenet, fitted to gnubg-nn 0-ply on such positions."""
+        self._judge(pos)
+        return self._chances(pos)
+
+    def _chances(self, pos):
+        # chances() within a decision in progress (the look ahead's): its network
         raw = pos.raw
         acc = self._acc
+        net = _network(self._k)
         if raw[51]:
             from bgcore.dance import chances      # loaded for such a position only
-            return chances(self.net, acc, raw)
-        self.net.load(acc, raw[26:] + raw[:26])   # the opponent is the side that just moved
-        w, wg, wb, lg, lb = self.net.probabilities(acc)
+            return chances(net, acc, raw)
+        net.load(acc, raw[26:] + raw[:26])   # the opponent is the side that just moved
+        w, wg, wb, lg, lb = net.probabilities(acc)
         return [32768 - w, lg, lb, wg, wb]
 
     # the decisions themselves live in bgcore.cube, loaded only when a cube is in play
@@ -327,6 +359,6 @@ class Bot:
 
 
 if sys.implementation.name == "micropython":
-    _shared_net()   # at import on a board, after the native compile: the network, whose weights'
-                    # module then leaves the heap (see there). (CPython makes it at the first
-                    # Bot, once the host package has handed bgcore.net its faster loops.)
+    _network(0)     # at import on a board, after the native compile (see _network). (CPython
+                        # makes them at the first Bot, once the host package has handed
+                        # bgcore.net its faster loops.)

@@ -14,6 +14,7 @@ import sys
 
 from bgcore import met
 from bgcore.match import MAX_CUBE
+from bgcore.position import rearmost
 
 P = 32768               # probability scale
 F = 10000               # equity scale: 1 point (or a whole match) = F
@@ -25,15 +26,7 @@ def efficiency(pos):
     has it: X while the sides can still hit each other; 0.6 in a bear-off (both sides home);
     else 0.55 + 0.00125 a pip of the side on roll, within 0.6 - 0.7."""
     raw = pos.raw
-    mine = theirs = 0
-    for p in range(25, 0, -1):
-        if raw[p]:
-            mine = p
-            break
-    for p in range(25, 0, -1):
-        if raw[26 + p]:
-            theirs = p
-            break
+    mine, theirs = rearmost(raw)
     if mine + theirs > 25:
         return X
     if mine <= 6 and theirs <= 6:

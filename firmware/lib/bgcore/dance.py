@@ -6,12 +6,15 @@
 # arithmetic: the same chances on MicroPython and CPython. Imported by bgcore.bot when first
 # needed.
 
-from bgcore import dancenet
-from bgcore.net import _int16s, _int32s
+from array import array
 
-_W = _int16s(dancenet.W)        # output k's weights at k * INPUTS: the last hidden layer of
-_A = _int16s(dancenet.A)        # view A, of view B, the first hidden layer of A, of B; then
-_B = _int32s(dancenet.B)        # A's output sum (* 1024) and a bias (1/32768)
+from bgcore import dancenet
+
+# (the little-endian bytes as they lie in memory: every MicroPython port and laptop bgboard
+# runs on is little-endian)
+_W = array("h", dancenet.W)     # output k's weights at k * INPUTS: the last hidden layer of
+_A = array("h", dancenet.A)     # view A, of view B, the first hidden layer of A, of B; then
+_B = array("i", dancenet.B)     # A's output sum (* 1024) and a bias (1/32768)
 _N = dancenet.INPUTS
 del dancenet
 

@@ -125,7 +125,7 @@ def ahead(bot, pos, cap=None):
             if kind > 2:
                 s2 += k * P
         else:
-            w, wg, wb, lg, lb = bot.chances(q)        # of the opponent, now on roll
+            w, wg, wb, lg, lb = bot._chances(q)       # of the opponent, now on roll
             s0 += k * (P - w)
             s1 += k * lg
             s2 += k * lb

@@ -13,6 +13,8 @@ except ImportError:
 
 from array import array
 
+from bgcore.position import rearmost
+
 LEVELS = 7               # count levels per point: 1 .. LEVELS-1, then LEVELS or more
 SHOTS = 0                # 1: rows for how many rolls hit a blot of the side that just moved
 _BAR_ROW = 336           # 2 sides * 24 points * LEVELS
@@ -72,6 +74,13 @@ def shot_row(n):
     return _SHOT_ROW + (n - 1) // 4
 
 
+def race(raw):
+    """True when the sides of a 52-byte position can no longer hit each other: each side's
+    rearmost checker has passed the other's."""
+    a, b = rearmost(raw)
+    return a + b <= 25
+
+
 def masks(raw):
     """(blots, them) for shots() from a 52-byte position (first half = just moved)."""
     blots = 0
@@ -120,12 +129,60 @@ def rows(raw, with_shots=True):
     return out
 
 
-try:
-    from bgcore import botnet as _w
-    configure(_w.LEVELS, getattr(_w, "SHOTS", 0))
-    del _w                  # (bgcore.bot drops the module once its network holds what it needs)
-except ImportError:         # not trained yet: tools/train_bot.py configures it
-    pass
+# The weights. tools/train_bot.py writes them as modules: bgcore.botnet (the main network) and
+# bgcore.racenet (the network for races, trained on race positions only; the same shape). The
+# laptop and a library run from its sources import those. A board gets them as one data file
+# instead, bgcore/nets.bin beside this module (bgcore.netfile): there one network's tables are
+# made at import and Net.read_network() fills them with either network.
+NETS_MAGIC = b"bgnets1\n"   # the first bytes of a board's network file
+FILE = None             # the path of the board's network file, when this library has one
+_tabs = None            # the tables its networks are read into (w1, b1, w2, b2, wo, bo, sig)
+_sizes = None           # their sizes in bytes
+
+
+def _board_file():
+    # (path, first bytes, size) of the network file beside this module, or None (a library's
+    # sources, the laptop; a module frozen into the firmware has no __file__)
+    try:
+        path = __file__
+        path = path[:max(path.rfind("/"), path.rfind("\\")) + 1] + "nets.bin"
+        with open(path, "rb") as f:
+            return path, f.read(12), f.seek(0, 2)
+    except (NameError, OSError):
+        return None
+
+
+def _tables(h, h2):
+    # a network's tables, zero: its first layer first (the largest block, before more code
+    # loads), the rest made from one block of zeros (no garbage between them)
+    global _sizes
+    m = h2 or h
+    n = _sizes = (ROWS * h, 2 * h, 2 * h2 * h, 4 * h2, 12 * m, 24, 258)
+    w1 = bytearray(n[0])
+    z = memoryview(bytes(max(n[1:]) >> 1))
+    return [w1, array("h", z[:n[1] >> 1]), array("h", z[:n[2] >> 1]), array("i", z[:n[3] >> 2]),
+            array("h", z[:n[4] >> 1]), array("i", z[:n[5] >> 2]), array("h", z[:n[6] >> 1])]
+
+
+_found = _board_file()
+if _found:
+    FILE, _head, _size = _found
+    if _head[:8] != NETS_MAGIC or len(_head) < 12:
+        raise ValueError("%s is not a network file (flash the firmware again)" % FILE)
+    configure(_head[10], _head[11])
+    _tabs = _tables(_head[8], _head[9])
+    if _size != 12 + 2 * sum(_sizes):       # (both networks, whole)
+        raise ValueError("%s is %s (flash the firmware again)"
+                         % (FILE, "cut short" if _size < 12 + 2 * sum(_sizes) else
+                            "not a network file"))
+    del _head, _size
+else:
+    try:
+        from bgcore import botnet as _w
+        configure(_w.LEVELS, getattr(_w, "SHOTS", 0))
+    except ImportError:         # not trained yet: tools/train_bot.py configures it
+        pass
+del _found, _board_file, _tables    # (needed at import only: their code leaves the heap)
 
 
 # The network's inner loops in native code where MicroPython has a native emitter (Thumb on the
@@ -150,26 +207,32 @@ _natives()      # at import, while the heap is unbroken (the compiler's garbage 
 
 
 class Net:
-    """The trained network. An `acc` list holds the hidden pre-activations as offset-binary
-    sums, with the number of rows added at index HIDDEN; callers keep and reuse their own."""
+    """A trained network: `weights`, a module tools/train_bot.py wrote (by default
+    bgcore.botnet; see bgcore.netmodules), or on a board the main network of its network file.
+    An `acc` list holds the hidden pre-activations as offset-binary sums, with the number of
+    rows added at index HIDDEN; callers keep and reuse their own."""
 
-    def __init__(self):
-        from bgcore import botnet as wt
-        self.h = wt.HIDDEN
-        self.h2 = wt.HIDDEN2
-        self.w1 = wt.W1
-        self.b1 = _int16s(wt.B1)
-        if self.h2:
-            self.w2 = _int16s(wt.W2)         # hidden2-major: unit k's weights at k * HIDDEN
-            self.b2 = _int32s(wt.B2)
-        self.wo = _int16s(wt.WO)             # output-major: output k at k * (last layer size)
-        self.bo = _int32s(wt.BO)
-        self.sig = _int16s(wt.SIGMOID)
+    def __init__(self, weights=None):
+        if weights is None and FILE:
+            # on a board: the tables made at import, filled from its network file
+            self.w1, self.b1, self.w2, self.b2, self.wo, self.bo, self.sig = _tabs
+            self.h = len(self.b1)
+            self.h2 = len(self.b2)
+            self.read_network(0)
+        else:                   # the laptop, a library run from its sources: a module
+            from bgcore import netmodules
+            netmodules.from_module(self, weights)
         self._h1 = array("i", [0] * self.h)
         self._h2 = array("i", [0] * self.h2)
         self._sums = array("i", [0] * max(self.h2, 6))
         self._add, self._hidden, self._dots, self._load = _natives()
         self._dims = array("i", [self.h, LEVELS, _BAR_ROW, _OFF_ROW])    # for the native load
+
+    def read_network(self, index):
+        """Fill this network's tables, in place, with network `index` (0 main, 1 race) of the
+        board's network file."""
+        from bgcore import netfile      # (for this moment only: it drops itself)
+        netfile.read(_tabs, FILE, index, _sizes)
 
     def new_acc(self):
         return array("i", [0] * (self.h + 1))
@@ -291,19 +354,3 @@ class Net:
         a = self.sig[i + 64]
         b = self.sig[i + 65]
         return a + ((b - a) * f >> 12)
-
-
-def _int16s(data):
-    out = array("h")
-    for i in range(0, len(data), 2):
-        v = data[i] | data[i + 1] << 8
-        out.append(v - 65536 if v >= 32768 else v)
-    return out
-
-
-def _int32s(data):
-    out = array("i")
-    for i in range(0, len(data), 4):
-        v = data[i] | data[i + 1] << 8 | data[i + 2] << 16 | data[i + 3] << 24
-        out.append(v - (1 << 32) if v >= 1 << 31 else v)
-    return out

@@ -158,6 +158,18 @@ class Plays:
         return "<Plays %s>" % ", ".join(str(p) for p in self)
 
 
+def rearmost(raw):
+    """(the first half's side's rearmost point, the second's) in a 52-byte position, each in its
+    own numbering: the bar counts as 25, no checker left on the board as 0."""
+    out = [0, 0]
+    for side in (0, 1):
+        for p in range(25, 0, -1):
+            if raw[26 * side + p]:
+                out[side] = p
+                break
+    return out
+
+
 def _check_dice(d1, d2):
     if not (isinstance(d1, int) and isinstance(d2, int)) or not (1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise ValueError("dice must be two numbers from 1 to 6, not %r and %r" % (d1, d2))

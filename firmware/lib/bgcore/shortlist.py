@@ -70,9 +70,9 @@ def shortlist(bot, pos, plays, cap, anchor=None, skip=None):
     a bit mask: bit i & 7 of byte i >> 3 set for plays[i]. The expansion is taken around the
     position before the roll, or with `anchor` (an index into `plays`) around the position
     after that play; plays that the mask `skip` marks are left out."""
-    net = bot.net
     acc = bot._acc
     raw = pos.raw
+    net = _bot._network(bot._k)
     net.load(acc, raw, False)
     tick = bot.tick
     native = _bot._native_for(net)
