@@ -1,8 +1,9 @@
 # The computer opponent: levels 1-6 over two trained networks (bgcore.net: the main one, and
 # one for races), and cube decisions (bgcore.cube). Level 6 plays the network's best play; lower
 # levels add seeded noise to every play's equity, more the lower the level. All integer
-# arithmetic: the same seed gives the same choices on MicroPython and CPython. Ranked records name the version of these choices their
-# replay needs: a change to any level's choices must raise bgcore.ranked.BOT_PLAY.
+# arithmetic: the same seed gives the same choices on MicroPython and CPython. Ranked records
+# name the version of these choices their replay needs: a change to any level's choices must
+# raise bgcore.ranked.BOT_PLAY.
 
 import sys
 from array import array
@@ -51,8 +52,10 @@ def _network(k):
         for net in _nets:
             if _native_for(net):
                 _tables(net)    # now, before a game's garbage breaks the heap up
-    net = _nets[k if len(_nets) > 1 else 0]
-    if len(_nets) == 1 and _held[0] != k:
+    if len(_nets) > 1:
+        return _nets[k]
+    net = _nets[0]
+    if _held[0] != k:
         _held[0] = -1           # (a network half read is neither)
         net.read_network(k)
         if _native_for(net):
@@ -89,6 +92,7 @@ def _natives():
 
 
 _natives()      # at import, while the heap is unbroken, as bgcore.net does
+
 
 def _native_for(net):
     # the native functions (see _natives) where they serve this network (a second layer of 16
@@ -135,7 +139,6 @@ def _set_ctx(net, raw):
     ctx = _ctx
     if not ctx[3]:
         _tables(net)
-    ctx[3] = net.h
     ctx[0] = _netmod.masks(raw)[1]
     ctx[1] = raw[51]
     ctx[2] = _netmod.SHOTS
@@ -360,5 +363,5 @@ class Bot:
 
 if sys.implementation.name == "micropython":
     _network(0)     # at import on a board, after the native compile (see _network). (CPython
-                        # makes them at the first Bot, once the host package has handed
-                        # bgcore.net its faster loops.)
+                    # makes them at the first Bot, once the host package has handed bgcore.net
+                    # its faster loops.)

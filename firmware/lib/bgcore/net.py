@@ -134,7 +134,7 @@ def rows(raw, with_shots=True):
 # laptop and a library run from its sources import those. A board gets them as one data file
 # instead, bgcore/nets.bin beside this module (bgcore.netfile): there one network's tables are
 # made at import and Net.read_network() fills them with either network.
-NETS_MAGIC = b"bgnets1\n"   # the first bytes of a board's network file
+NETS_MAGIC = b"bgnets1\n"   # the first bytes of a board's network file (its header: 12 bytes)
 FILE = None             # the path of the board's network file, when this library has one
 _tabs = None            # the tables its networks are read into (w1, b1, w2, b2, wo, bo, sig)
 _sizes = None           # their sizes in bytes
@@ -232,7 +232,7 @@ class Net:
         """Fill this network's tables, in place, with network `index` (0 main, 1 race) of the
         board's network file."""
         from bgcore import netfile      # (for this moment only: it drops itself)
-        netfile.read(_tabs, FILE, index, _sizes)
+        netfile.read(_tabs, FILE, 12 + index * sum(_sizes), _sizes)
 
     def new_acc(self):
         return array("i", [0] * (self.h + 1))

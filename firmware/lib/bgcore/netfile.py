@@ -1,24 +1,25 @@
 # The board's network file, bgcore/nets.bin: the bot's two networks (bgcore.net) as a board gets
-# them (the laptop, and a library run from its sources, use their modules: bgcore.netmodules). bgboard.build makes it from the modules tools/train_bot.py writes (bgcore.botnet, the
-# main network, and bgcore.racenet, the one for races, of the same shape): NETS_MAGIC, HIDDEN,
-# HIDDEN2, LEVELS and SHOTS a byte each, then each network's TABLES as those modules hold them
-# (little-endian, as they lie in a board's memory), the main network first. A board makes one
-# network's tables once (bgcore.net, at import) and reads either network into them: no
-# allocation, so a heap in pieces serves it, and the second network costs no heap. bgcore.net
-# loads this module for a moment each time (read() drops it): its code stays out of the heap.
+# them (the laptop, and a library run from its sources, use their modules: bgcore.netmodules).
+# bgboard.build makes it from the modules tools/train_bot.py writes (bgcore.botnet, the main
+# network, and bgcore.racenet, the one for races, of the same shape): bgcore.net.NETS_MAGIC (8
+# bytes), HIDDEN, HIDDEN2, LEVELS and SHOTS a byte each, then each network's TABLES as those
+# modules hold them (little-endian, as they lie in a board's memory), the main network first. A
+# board makes one network's tables once (bgcore.net, at import: it reads the header) and reads
+# either network into them: no allocation, so a heap in pieces serves it, and the second network
+# costs no heap. bgcore.net loads this module for a moment each time (read() drops it): its code
+# stays out of the heap.
 
 import sys
 
-HEADER = 12                 # bytes: bgcore.net.NETS_MAGIC (8), then the four numbers
 TABLES = ("W1", "B1", "W2", "B2", "WO", "BO", "SIGMOID")    # Net's w1, b1, w2, b2, wo, bo, sig
 
 
-def read(tabs, path, index, sizes):
-    """Fill a network's tables `tabs` (bgcore.net's, of `sizes` bytes) in place with network
-    `index` (0 main, 1 race) of the file at `path`; then this module leaves the heap."""
+def read(tabs, path, offset, sizes):
+    """Fill a network's tables `tabs` (bgcore.net's, of `sizes` bytes) in place with the
+    network at `offset` in the file at `path`; then this module leaves the heap."""
     done()
     with open(path, "rb") as f:
-        f.seek(HEADER + index * sum(sizes))
+        f.seek(offset)
         for t, size in zip(tabs, sizes):
             if size and f.readinto(t) != size:
                 raise ValueError("%s is cut short (flash the firmware again)" % path)
