@@ -232,9 +232,8 @@ def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1
     from bgcore import botnet, racenet
 
     def size(weights):
-        parts = [getattr(weights, k) for k in ("W1", "B1", "W2", "B2", "WO", "BO", "SIGMOID")
-                 if hasattr(weights, k)]
-        return sum(sum(map(len, p)) if isinstance(p, tuple) else len(p) for p in parts)
+        return sum(len(getattr(weights, k)) for k in ("W1", "B1", "W2", "B2", "WO", "BO",
+                                                      "SIGMOID") if hasattr(weights, k))
 
     print("weights: %d bytes (%d+%d hidden units, %d count levels, shot inputs %s), the race "
           "network's %d bytes (%d+%d)"

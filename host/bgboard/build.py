@@ -48,7 +48,7 @@ HOST_ONLY = ("bgcore/net_cpython.py", "bgcore/netmodules.py")
 # The bot's networks: modules in the library (tools/train_bot.py writes them), one data file on a
 # board (bgcore.netfile reads it, and describes it), made here.
 NETWORKS = ("bgcore/botnet.py", "bgcore/racenet.py")       # the main network first
-NETS_FILE = "bgcore/nets.bin"      # (bgcore.net.NETS_FILE, in the package's folder)
+NETS_FILE = "bgcore/nets.bin"      # (where bgcore.net looks for it: beside itself)
 
 
 def board_sources(lib):
