@@ -9,7 +9,7 @@ import pytest
 
 from bgcore import Position
 from bgcore.bot import Bot
-from bgcore.net import race
+from bgcore.net import race, escapes, prime, rows, CONTACT, _ESC_ROW
 from bgcore.match import Match, Rules, MATCH, MONEY, TURN, DOUBLED
 from bgcore import cube
 from conftest import board, compile_lib, micropython_path, tool_path
@@ -60,6 +60,34 @@ def test_opening_plays_are_the_book_ones():
         assert str(bot.choose(pos, d1, d2)) in good, (d1, d2)
 
 
+def test_contact_inputs_count_escapes_and_primes():
+    """The network's contact rows: a back checker's escapes are GNU Backgammon's count of the
+    36 rolls that carry it past the blocks ahead (bit i: a block i + 1 pips ahead), and a prime
+    is the longest run of held points."""
+    assert escapes(0) == 36
+    assert escapes(0b111111) == 0               # a full prime right ahead: no roll passes
+    assert escapes(0b111110) == 2               # 2-6 pips ahead held: only 6-1 passes
+    assert escapes(0b1) == 35                   # the next point held: only 1-1 stays (a 2-1
+                                                # plays the 2 first)
+    assert prime(0) == 0 and prime(0b1011100) == 3 and prime(0b111111 << 7) == 6
+    assert CONTACT
+    # the mover's back checker on its 24-point behind the side on roll's 5-point prime (its
+    # points 3-7, 2-6 pips ahead of that checker) and its 13-point (12 pips ahead): only 6-1
+    # passes, so the mover's escapes are in the lowest bucket; the side on roll's prime is 5
+    mover = {24: 1, 6: 5, 8: 3, 13: 6}
+    them = {3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 13: 5}
+    raw = bytearray(52)
+    for p, n in mover.items():
+        raw[p] = n
+    for p, n in them.items():
+        raw[26 + p] = n
+    assert escapes(0b111110 | 1 << 11) == 2
+    got = rows(bytes(raw))
+    assert _ESC_ROW + 10 + 0 in got
+    assert _ESC_ROW + 23 + 5 in got
+    assert _ESC_ROW + 23 + 6 not in got and _ESC_ROW + 23 + 4 not in got
+
+
 def test_incremental_scores_equal_scoring_each_position_afresh():
     from bgboard.corpus import corpus
     bot = Bot(6)
@@ -91,10 +119,13 @@ def _cpython_game(*args):
     return out.stdout.splitlines()
 
 
-# the heap a whole game runs in: 64 KB for levels 1-5; level 6's look ahead (bgcore.lookahead's
-# reply lists, in a heap in pieces) needs about 90 KB on the unix port (59 KB before it), and a
-# few sizes up to 98 KB fail as the pieces fall (a module loaded at the first big roll): 128k
-@pytest.mark.parametrize("levels,heap", [((6, 6), "128k"), ((2, 5), "64k")])
+# the heap a whole game runs in: 72 KB for levels 1-5 (these games needed 63 KB in this test's
+# folder before the network's contact inputs, 68 KB with them: the first layer's 30 more rows
+# and their code; at this size the bot's native scan does not compile and the Python loops
+# play); level 6's look ahead (bgcore.lookahead's reply lists, in a heap in pieces) needs
+# about 90 KB on the unix port (59 KB before it), and a few sizes up to 98 KB fail as the
+# pieces fall (a module loaded at the first big roll): 128k
+@pytest.mark.parametrize("levels,heap", [((6, 6), "128k"), ((2, 5), "72k")])
 def test_micropython_plays_the_same_games_in_a_small_heap(tmp_path, levels, heap):
     lib = _compiled(tmp_path)
     args = [levels[0], levels[1], 7, 2]
@@ -459,3 +490,14 @@ def test_match_cube_knows_a_side_too_good_to_cash_plays_on():
     won = [P, P, 0, 0, 0]
     m = cube.MatchCube(won, 7, 3, 1)
     assert m.value(cube.F, 1, cube.MINE) >= cube.mwc(5, 3)      # a gammon at 1: 7 -> 5 away
+
+
+def test_bench_bot_refuses_a_count_of_pairs_with_no_interval():
+    # one duplicate pair gives no interval (its variance divides by n - 1) and a negative count
+    # none at all: a one-line message naming the option, not a traceback
+    for opt, n in (("--pairs", "1"), ("--ladder-pairs", "-3"), ("--level-pairs", "1")):
+        r = subprocess.run([sys.executable, "-m", "bgboard.cli", "bench", "bot", opt, n],
+                           capture_output=True, text=True, timeout=120,
+                           env={"PYTHONPATH": "%s:%s" % (ROOT / "host", paths.FIRMWARE_LIB)})
+        assert r.returncode == 2 and r.stdout == "", r.stderr
+        assert r.stderr == "bgboard bench bot: %s is 0 (skip) or 2 or more, not %s\n" % (opt, n)

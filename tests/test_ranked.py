@@ -302,7 +302,8 @@ def test_a_malformed_header_is_named(won, change, why):
 def test_the_header_names_the_bots_choices_and_a_replay_refuses_other_ones(won):
     """A board whose bots chose differently (older firmware) gets its ranked records refused by
     name, not as a move that is not the bot's, at every level (version 3's network and version
-    5's race network changed them all; a header without bot= is version 1)."""
+    5's race network and version 6's contact inputs changed them all; a header without bot= is
+    version 1)."""
     lines = payloads(won)
     tag = " bot=%d " % rk.BOT_PLAY
     assert tag in lines[0]
@@ -311,7 +312,8 @@ def test_the_header_names_the_bots_choices_and_a_replay_refuses_other_ones(won):
         return rechain([record_lines[0].replace(tag, field)] + record_lines[1:])
 
     assert verify_ranked(won).ok
-    for field, v in ((" ", 1), (" bot=1 ", 1), (" bot=2 ", 2), (" bot=3 ", 3), (" bot=4 ", 4)):
+    for field, v in ((" ", 1), (" bot=1 ", 1), (" bot=2 ", 2), (" bot=3 ", 3), (" bot=4 ", 4),
+                     (" bot=5 ", 5)):
         assert _rejected(with_field(lines, field)) == (
             "line 1: the level-3 bot of this game (bot=%d) chose differently from this replay's "
             "(%d): its board needs new firmware (bgboard flash) before ranked games"
@@ -324,6 +326,7 @@ def test_the_header_names_the_bots_choices_and_a_replay_refuses_other_ones(won):
     assert _rejected(with_field(six, " ")) == older
     assert _rejected(with_field(six, " bot=1 ")) == older
     assert _rejected(with_field(six, " bot=4 ")) == older.replace("(bot=1)", "(bot=4)")
+    assert _rejected(with_field(six, " bot=5 ")) == older.replace("(bot=1)", "(bot=5)")
     assert _rejected(with_field(six, " bot=%d " % (rk.BOT_PLAY + 1))) == (
         "line 1: the level-6 bot of this game (bot=%d) is newer than this replay's (%d): "
         "update bgboard" % (rk.BOT_PLAY + 1, rk.BOT_PLAY))

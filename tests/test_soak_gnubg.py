@@ -59,7 +59,7 @@ def test_a_no_cube_gammon_is_loaded_with_the_setting_export_names(gnubg_dir):
     from bgboard.games import gnubg_setting
     from bgcore.match import NOCUBE
     rec = gnubg_dir / "r.bgr"
-    rec.write_text(play_record(Rules(NOCUBE), random.Random(1), ("Ann", "Ben"), level=1))
+    rec.write_text(play_record(Rules(NOCUBE), random.Random(0), ("Ann", "Ben"), level=1))
     ld = load(rec)
     score = ld.replay.match.score
     assert sorted(score) == [0, 2]                  # a gammon: 2 points without the Jacoby rule

@@ -9,19 +9,21 @@
 # exactly as bgcore.net evaluates it.
 # Everything is seeded (the games, the examples kept, the starting weights, the batches), BLAS
 # runs on one thread (several may split a sum differently from run to run) and numpy is the
-# version pyproject.toml pins: two runs of the same command write the same file, byte for byte.
-# The committed botnet.py was trained before that pin and is not byte for byte what the command
-# writes now (README, "Training"); --dance-readout writes the committed dancenet.py for it.
+# version pyproject.toml pins: two runs of the same command write the same file, byte for byte
+# (the defaults write the committed botnet.py; --race and --dance-readout the committed
+# racenet.py and dancenet.py).
 #
-#   .venv/bin/python tools/train_bot.py                 # the network (14-16 min on this 2-core
-#                                                       # machine, 6-7 of them games)
+#   .venv/bin/python tools/train_bot.py                 # the network, with contact inputs, on
+#                                                       # 60,000 games' examples (the games about
+#                                                       # 15 min on this 2-core machine, the
+#                                                       # training about 9)
 #   .venv/bin/python tools/train_bot.py --games 2000 --epochs 2 --out /tmp/botnet.py   # a quick try
 #   .venv/bin/python tools/train_bot.py --dance-readout    # bgcore/dancenet.py for the weights in
 #                                                        # botnet.py (dance positions: below)
 #   .venv/bin/python tools/train_bot.py --race          # bgcore/racenet.py: the race network, on the
-#                                                       # race positions (no more contact) of
-#                                                       # 60,000 games' examples (2 min once
-#                                                       # cached; the games about 15 min)
+#                                                       # race positions (no more contact) of the
+#                                                       # same examples (2 min once cached), its
+#                                                       # contact rows' weights zero
 # Examples are cached in .cache/ (the games take longest), so a second run with other network
 # sizes starts training at once.
 
@@ -105,7 +107,48 @@ def encode(raw):
     idx[n == 0] = bnet.ROWS
     if bnet.SHOTS:
         idx = np.concatenate([idx, shot_rows(n)[:, None]], axis=1)
+    if bnet.CONTACT:
+        idx = np.concatenate([idx, contact_rows(n)], axis=1)
     return idx.astype(np.uint16)
+
+
+_ESCAPES = np.array([bnet.escapes(b) for b in range(4096)], np.int64)
+
+
+def _made_back(n, base):
+    # (points held by two or more as bits, the back checker's point) of the side at `base`
+    made = np.zeros(len(n), np.int64)
+    back = np.zeros(len(n), np.int64)
+    for p in range(1, 26):
+        v = n[:, base + p]
+        if p < 25:
+            made |= (v > 1).astype(np.int64) << p
+        back = np.where(v > 0, p, back)
+    return made, back
+
+
+def _prime(made):
+    run = np.zeros(len(made), np.int64)
+    m = made.copy()
+    while m.any():
+        run += m != 0
+        m &= m >> 1
+    return run
+
+
+def contact_rows(n):
+    """bgcore.net's contact rows of each position (N x 52 counts; N x 4, ROWS where none)."""
+    mine, back = _made_back(n, 0)
+    them, tback = _made_back(n, 26)
+    e1 = np.where(tback > 0, _ESCAPES[(mine >> (26 - np.maximum(tback, 1))) & 0xFFF], 36)
+    e2 = np.where(back > 0, _ESCAPES[(them >> (26 - np.maximum(back, 1))) & 0xFFF], 36)
+    out = np.full((len(n), 4), bnet.ROWS, np.int64)
+    out[:, 0] = bnet._ESC_ROW + (e1 >> 2)
+    out[:, 1] = bnet._ESC_ROW + 10 + (e2 >> 2)
+    for col, made, base in ((2, mine, 18), (3, them, 23)):
+        k = _prime(made)
+        out[:, col] = np.where(k > 1, bnet._ESC_ROW + base + np.minimum(k, 6), bnet.ROWS)
+    return out
 
 
 def shot_rows(n):
@@ -281,7 +324,8 @@ def export(model, path, note, race=False):
             "HIDDEN = %d" % h,
             "HIDDEN2 = %d" % model.hidden2,
             "LEVELS = %d" % bnet.LEVELS,
-            "SHOTS = %d" % bnet.SHOTS]
+            "SHOTS = %d" % bnet.SHOTS,
+            "CONTACT = %d" % bnet.CONTACT]
     size = 0
     for name, arr in parts.items():
         data = arr.tobytes()
@@ -389,6 +433,9 @@ def main(argv=None):
     ap.add_argument("--hidden2", type=int, default=16, help="second hidden layer (0: none)")
     ap.add_argument("--levels", type=int, default=6, help="count levels per point")
     ap.add_argument("--shots", type=int, default=1, help="1: inputs for the rolls that hit a blot")
+    ap.add_argument("--contact", type=int, default=1,
+                    help="1: inputs for each side's back checker's escapes and longest prime "
+                    "(a race network's weights for them are zero)")
     ap.add_argument("--epochs", type=int, help="passes over the examples (default 16; 24 with "
                     "--race)")
     ap.add_argument("--dances", action="store_true",
@@ -409,12 +456,14 @@ def main(argv=None):
             paths.FIRMWARE_LIB / "bgcore" / "dancenet.py")
         dance_readout(a.games or DANCE_GAMES, a.seed, a.cache, out)
         return
-    a.games = a.games or (60000 if a.race else 30000)
+    a.games = a.games or 60000
     a.epochs = a.epochs or (24 if a.race else 16)
     if a.race and a.out == ap.get_default("out"):
         a.out = str(paths.FIRMWARE_LIB / "bgcore" / "racenet.py")
     t0 = time.time()
-    bnet.configure(a.levels, a.shots)
+    # a race network learns no contact rows (in a race every back checker escapes with all 36
+    # rolls and no prime holds one): it is trained without them and gets them as zero weights
+    bnet.configure(a.levels, a.shots, 0 if a.race else a.contact)
     raw, tgt = dataset(a.games, a.seed, a.cache, a.dances)
     _check_encoding(raw)
     held = HELD
@@ -428,10 +477,17 @@ def main(argv=None):
     print("%d %sexamples" % (len(idx), "race " if a.race else ""), flush=True)
     model = Model(a.hidden, a.hidden2, a.seed)
     train(model, idx, tgt, a.epochs, a.seed, a.lr, held=held)
-    note = ("trained on %d %sexamples from %d games (seed %d%s), %d levels, %d+%d hidden, %d "
+    if a.race and a.contact:        # the main network's layout, the contact rows' weights zero
+        n = bnet.ROWS
+        bnet.configure(a.levels, a.shots, a.contact)
+        model.w1 = np.concatenate([model.w1[:n], np.zeros((bnet.ROWS - n, a.hidden), np.float32),
+                                   model.w1[n:]])
+    note = ("trained on %d %sexamples from %d games (seed %d%s), %d levels%s, %d+%d hidden, %d "
             "epochs, numpy %s" % (len(idx), "race " if a.race else "", a.games, a.seed,
-                                 ", dances" if a.dances else "", a.levels, a.hidden,
-                                 a.hidden2, a.epochs, np.__version__))
+                                 ", dances" if a.dances else "", a.levels,
+                                 ", contact inputs" + (" (zero)" if a.race else "")
+                                 if a.contact else "", a.hidden, a.hidden2, a.epochs,
+                                 np.__version__))
     size = export(model, a.out, note, a.race)
     print(note + ", in %.0f s" % (time.time() - t0))
     print("wrote %s: %d bytes of weights" % (a.out, size))

@@ -198,6 +198,8 @@ def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1
           % (2 * pairs, 2 * level_pairs))
     for level in levels:
         n = pairs if level == 6 else level_pairs
+        if not n:                           # (--level-pairs 0: levels 1-5 skip pubeval)
+            continue
         m, h = duplicate_match(_Maker("bot", level, seed), _Maker("pubeval"), n, seed)
         print("  level %d (%s): %+.3f ppg +- %.3f against pubeval (%d games)"
               % (level, NAMES[level], m, h, 2 * n), flush=True)
@@ -235,9 +237,10 @@ def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1
         return sum(len(getattr(weights, k)) for k in ("W1", "B1", "W2", "B2", "WO", "BO",
                                                       "SIGMOID") if hasattr(weights, k))
 
-    print("weights: %d bytes (%d+%d hidden units, %d count levels, shot inputs %s), the race "
-          "network's %d bytes (%d+%d)"
+    print("weights: %d bytes (%d+%d hidden units, %d count levels, shot inputs %s, contact "
+          "inputs %s), the race network's %d bytes (%d+%d)"
           % (size(botnet), botnet.HIDDEN, botnet.HIDDEN2, botnet.LEVELS,
-             "on" if getattr(botnet, "SHOTS", 0) else "off", size(racenet), racenet.HIDDEN,
+             "on" if getattr(botnet, "SHOTS", 0) else "off",
+             "on" if getattr(botnet, "CONTACT", 0) else "off", size(racenet), racenet.HIDDEN,
              racenet.HIDDEN2))
     print("(%.0f s)" % (time.time() - t0))

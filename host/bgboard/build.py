@@ -73,12 +73,13 @@ def nets_file(lib):
     for name in NETWORKS:
         values = {}
         exec(compile((Path(lib) / name).read_text(), name, "exec"), values)
-        nets.append(([values.get(k, 0) for k in ("HIDDEN", "HIDDEN2", "LEVELS", "SHOTS")],
+        inputs = values.get("SHOTS", 0) | values.get("CONTACT", 0) << 1
+        nets.append(([values.get(k, 0) for k in ("HIDDEN", "HIDDEN2", "LEVELS")] + [inputs],
                      [len(values.get(t, b"")) for t in netfile.TABLES],
                      b"".join(values.get(t, b"") for t in netfile.TABLES)))
     for name, (shape, sizes, _) in zip(NETWORKS[1:], nets[1:]):
         if shape != nets[0][0] or sizes != nets[0][1]:
-            raise BuildError("%s is not the shape of %s (hidden units, count levels, shots)"
+            raise BuildError("%s is not the shape of %s (hidden units, count levels, inputs)"
                              % (name, NETWORKS[0]))
     return net.NETS_MAGIC + bytes(nets[0][0]) + b"".join(data for _, _, data in nets)
 

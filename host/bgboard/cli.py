@@ -32,6 +32,12 @@ def _bench(args):
         from bgboard.bench_rules import run
         return run(pairs=args.pairs or 3000, seed=args.seed)
     from bgboard.bench_bot import run
+    for name in ("pairs", "level_pairs", "ladder_pairs"):
+        n = getattr(args, name)
+        if n is not None and (n < 0 or n == 1):     # (one pair gives no interval)
+            print("bgboard bench bot: --%s is 0 (skip) or 2 or more, not %d"
+                  % (name.replace("_", "-"), n), file=sys.stderr)
+            return 2
     levels = tuple(args.levels) if args.levels else (1, 2, 3, 4, 5, 6)
     return run(pairs=5000 if args.pairs is None else args.pairs, level_pairs=args.level_pairs,
                error_games=args.error_games, ladder_pairs=args.ladder_pairs, seed=args.seed,
@@ -405,7 +411,8 @@ def build_parser():
     bb.add_argument("--levels", type=int, nargs="+", choices=range(1, 7), metavar="L",
                     help="which levels (default 1-6)")
     bb.add_argument("--level-pairs", type=int, default=1000, metavar="N",
-                    help="duplicate pairs against pubeval for levels 1-5 (default 1000)")
+                    help="duplicate pairs against pubeval for levels 1-5 (default 1000; 0: "
+                    "skip)")
     bb.add_argument("--ladder-pairs", type=int, default=1000, metavar="N",
                     help="duplicate pairs for each level against the one below (default 1000; "
                     "0: skip)")

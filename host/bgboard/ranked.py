@@ -48,7 +48,8 @@ class _Reject(Exception):
 # The levels whose choices an older BOT_PLAY (bgcore.ranked) shares with today's: a record made
 # by such a board still replays. (Version 2 kept levels 1-5 of version 1, but version 3's
 # network changed every level's choices; version 4 kept levels 1-5 of version 3, but version 5's
-# race network changed every level's choices again.)
+# race network changed every level's choices again, and version 6's network with contact inputs
+# did once more.)
 PLAYS_AS_NOW: dict = {}
 
 

@@ -80,6 +80,11 @@ SEED = 12345
 for a in sys.argv[3:]:
     if a.startswith("SEED "):
         SEED = int(a[5:])
+    if a.startswith("CGAME"):
+        # the drive's own module, compiled from its source now, while the heap is whole: the
+        # compile is the drive's need, not the board's (a chouette resumed after a cut left it
+        # no block for it in some folders' layouts)
+        import drive_chouette  # noqa: F401
 
 from bghal import profile as P
 prof = P.load(sys.argv[2])

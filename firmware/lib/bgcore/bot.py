@@ -11,8 +11,9 @@ from array import array
 from bgcore import net as _netmod
 from bgcore.net import Net, shot_row, S_OUT, OUT_EQUITY
 
-# noise on each play's equity, in 1/1000 of a point, for levels 1-6
-NOISE = (0, 320, 180, 100, 55, 30, 0)
+# noise on each play's equity, in 1/1000 of a point, for levels 1-6 (level 4's 55 became 70 with
+# the network's contact inputs: level 5 then beat it by only +0.05 +- 0.09 a game, bench bot)
+NOISE = (0, 320, 180, 100, 70, 30, 0)
 NAMES = ("", "beginner", "casual", "club", "strong", "expert", "master")
 # the most plays of one roll the network scores in full: a roll with more (a double's hundreds) is
 # first shortlisted by a cheap estimate (bgcore.shortlist) to CAP plays, then (without a level's
@@ -73,8 +74,9 @@ def _network(k):
 # opponent's bar, 2 1 to add the shot row, 3 the hidden size, 4-16 the parent's packed counts,
 # 17-37 the 21 rolls' hit masks, 38-58 their weights, 59-95 1 + the shot row for 0-36 hitting
 # rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), 96-98 LEVELS and the
-# first bar and borne-off rows (bgcore.net's numbering), from 100 the rows to add (2 * row) and
-# remove (2 * row + 1) for the play in hand.
+# first bar and borne-off rows (bgcore.net's numbering), 100 1 to add the contact rows, 101 the
+# opponent's points held (bit s: its point s), 102 its back checker's point, 103 the first
+# contact row, from 104 the rows to add (2 * row) and remove (2 * row + 1) for the play in hand.
 _top = [0]          # the score of the best play of the last _scan (see Bot._scan)
 _native = []        # [[changes, delta, equity, estimate, weights]] once compiled; else [None]
 _ctx = None         # the numbers (above): one for every bot, each scan sets its own
@@ -83,7 +85,7 @@ _ctx = None         # the numbers (above): one for every bot, each scan sets its
 def _natives():
     global _ctx
     if not _native:
-        ctx = array("i", bytes(4 * 128))    # before the compiler's garbage
+        ctx = array("i", bytes(4 * 136))    # before the compiler's garbage
         from bgcore.native import load
         _native.append(load("scan_native", "changes", "delta", "equity", "estimate", "weights"))
         if _native[0]:
@@ -126,6 +128,8 @@ def _tables(net):
         ctx[96] = _netmod.LEVELS
         ctx[97] = _netmod._BAR_ROW
         ctx[98] = _netmod._OFF_ROW
+        ctx[100] = _netmod.CONTACT
+        ctx[103] = _netmod._ESC_ROW
         rolls = _netmod._ROLLS
         for j in range(21):
             ctx[17 + j], ctx[38 + j] = rolls[j]
@@ -142,6 +146,8 @@ def _set_ctx(net, raw):
     ctx[0] = _netmod.masks(raw)[1]
     ctx[1] = raw[51]
     ctx[2] = _netmod.SHOTS
+    if _netmod.CONTACT:
+        ctx[101], ctx[102] = _netmod.them_rows(raw)
     for j in range(13):
         ctx[4 + j] = raw[2 * j] | raw[2 * j + 1] << 4
     return ctx

@@ -17,21 +17,27 @@ from bgcore.position import rearmost
 
 LEVELS = 7               # count levels per point: 1 .. LEVELS-1, then LEVELS or more
 SHOTS = 0                # 1: rows for how many rolls hit a blot of the side that just moved
+CONTACT = 0              # 1: rows for each side's back checker's escapes and longest prime
 _BAR_ROW = 336           # 2 sides * 24 points * LEVELS
 _OFF_ROW = 344           # + 2 sides * 4 bar levels
 _SHOT_ROW = 374          # + 2 sides * 15 borne-off counts
-ROWS = 374               # + 9 shot-count buckets (1-4, 5-8, .. 33-36) when SHOTS
+_ESC_ROW = 374           # + 9 shot-count buckets (1-4, 5-8, .. 33-36) when SHOTS
+ROWS = 374               # + 30 contact rows when CONTACT: the side on roll's back checker's
+                         # escapes (10 buckets of 4 rolls), the mover's back checker's (10), the
+                         # mover's longest prime (2-6+ points: 5), the side on roll's (5)
 
 
-def configure(levels, shots=0):
+def configure(levels, shots=0, contact=0):
     """Set the input layout (the trained weights say which)."""
-    global LEVELS, SHOTS, _BAR_ROW, _OFF_ROW, _SHOT_ROW, ROWS
+    global LEVELS, SHOTS, CONTACT, _BAR_ROW, _OFF_ROW, _SHOT_ROW, _ESC_ROW, ROWS
     LEVELS = levels
     SHOTS = shots
+    CONTACT = contact
     _BAR_ROW = 48 * levels
     _OFF_ROW = _BAR_ROW + 8
     _SHOT_ROW = _OFF_ROW + 30
-    ROWS = _SHOT_ROW + (9 if shots else 0)
+    _ESC_ROW = _SHOT_ROW + (9 if shots else 0)
+    ROWS = _ESC_ROW + (30 if contact else 0)
 
 
 # For each of the 21 rolls: the distances it can hit at (both dice, their sum; a double's
@@ -65,6 +71,61 @@ def shots(blots, them):
         if d & mask:
             n += weight
     return n
+
+
+def escapes(blocks):
+    """How many of the 36 rolls move a checker by its dice's whole total past `blocks` (bit i:
+    the point i + 1 pips ahead is held by two or more opposing checkers; 12 bits), as GNU
+    Backgammon counts a back checker's escapes."""
+    n = 0
+    for a in range(1, 7):
+        for b in range(1, a + 1):
+            if not (blocks >> (a + b - 1) & 1 or blocks >> (a - 1) & 1 and blocks >> (b - 1) & 1):
+                n += 1 if a == b else 2
+    return n
+
+
+def prime(made):
+    """The longest run of consecutive set bits of `made` (a side's points held by two or more)."""
+    n = 0
+    while made:
+        made &= made >> 1
+        n += 1
+    return n
+
+
+def contact_rows(mine, made_them, back_them, out):
+    """Appends the contact rows a play changes: the escapes of the side on roll's back checker
+    (on its point `back_them`, 25 = the bar, 0 = none left) past the mover's points, those of
+    the mover's back checker past `made_them` (bit s: the side on roll holds its point s), and
+    the mover's longest prime. `mine`: the mover's 26 counts (off, points 1-24, bar)."""
+    made = 0
+    back = 0
+    for p in range(1, 26):
+        v = mine[p]
+        if v:
+            back = p
+            if v > 1 and p < 25:
+                made |= 1 << p
+    out.append(_ESC_ROW + (escapes(made >> (26 - back_them) & 0xFFF) >> 2 if back_them else 9))
+    out.append(_ESC_ROW + 10 + (escapes(made_them >> (26 - back) & 0xFFF) >> 2 if back else 9))
+    n = prime(made)
+    if n > 1:
+        out.append(_ESC_ROW + 18 + (n if n < 6 else 6))
+
+
+def them_rows(raw):
+    """(made, back) of the side on roll (the second half of a 52-byte position): its points held
+    by two or more as bits, its back checker's point (25 = the bar; 0: none left)."""
+    made = 0
+    back = 0
+    for s in range(1, 26):
+        v = raw[26 + s]
+        if v:
+            back = s
+            if v > 1 and s < 25:
+                made |= 1 << s
+    return made, back
 
 
 def shot_row(n):
@@ -114,7 +175,8 @@ def row(side, place, n):
 
 def rows(raw, with_shots=True):
     """Active input rows of a 52-byte position (first half = the side that just moved); without
-    the shot row when `with_shots` is false."""
+    those a play sets itself (the shot row, the contact rows but the side on roll's prime) when
+    `with_shots` is false."""
     out = []
     for side in (0, 1):
         base = side * 26
@@ -122,10 +184,22 @@ def rows(raw, with_shots=True):
             n = raw[base + place]
             if n:
                 out.append(row(side, place, n))
+    return more_rows(raw, with_shots, out)
+
+
+def more_rows(raw, with_shots, out):
+    """Appends to `out` the rows of `raw` beyond its checkers' places (see rows)."""
     if SHOTS and with_shots:
         r = shot_row(shots(*masks(raw)))
         if r is not None:
             out.append(r)
+    if CONTACT:
+        made, back = them_rows(raw)
+        n = prime(made)
+        if n > 1:
+            out.append(_ESC_ROW + 23 + (n if n < 6 else 6))
+        if with_shots:
+            contact_rows(raw, made, back, out)
     return out
 
 
@@ -169,7 +243,7 @@ if _found:
     FILE, _head, _size = _found
     if _head[:8] != NETS_MAGIC or len(_head) < 12:
         raise ValueError("%s is not a network file (flash the firmware again)" % FILE)
-    configure(_head[10], _head[11])
+    configure(_head[10], _head[11] & 1, _head[11] >> 1)
     _tabs = _tables(_head[8], _head[9])
     if _size != 12 + 2 * sum(_sizes):       # (both networks, whole)
         raise ValueError("%s is %s (flash the firmware again)"
@@ -179,7 +253,7 @@ if _found:
 else:
     try:
         from bgcore import botnet as _w
-        configure(_w.LEVELS, getattr(_w, "SHOTS", 0))
+        configure(_w.LEVELS, getattr(_w, "SHOTS", 0), getattr(_w, "CONTACT", 0))
     except ImportError:         # not trained yet: tools/train_bot.py configures it
         pass
 del _found, _board_file, _tables    # (needed at import only: their code leaves the heap)
@@ -264,9 +338,8 @@ class Net:
         the shot row when `shot_rows` is false (a parent whose plays add their own)."""
         if self._load:
             self._load(acc, raw, self.w1, self._dims)
-            if SHOTS and shot_rows:
-                r = shot_row(shots(*masks(raw)))
-                if r is not None:
+            if SHOTS or CONTACT:
+                for r in more_rows(raw, shot_rows, []):
                     self.add(acc, r)
             return
         for j in range(self.h + 1):

@@ -2,12 +2,12 @@
 # them (the laptop, and a library run from its sources, use their modules: bgcore.netmodules).
 # bgboard.build makes it from the modules tools/train_bot.py writes (bgcore.botnet, the main
 # network, and bgcore.racenet, the one for races, of the same shape): bgcore.net.NETS_MAGIC (8
-# bytes), HIDDEN, HIDDEN2, LEVELS and SHOTS a byte each, then each network's TABLES as those
-# modules hold them (little-endian, as they lie in a board's memory), the main network first. A
-# board makes one network's tables once (bgcore.net, at import: it reads the header) and reads
-# either network into them: no allocation, so a heap in pieces serves it, and the second network
-# costs no heap. bgcore.net loads this module for a moment each time (read() drops it): its code
-# stays out of the heap.
+# bytes), HIDDEN, HIDDEN2, LEVELS and the inputs (SHOTS + 2 * CONTACT) a byte each, then each
+# network's TABLES as those modules hold them (little-endian, as they lie in a board's memory),
+# the main network first. A board makes one network's tables once (bgcore.net, at import: it reads
+# the header) and reads either network into them: no allocation, so a heap in pieces serves it,
+# and the second network costs no heap. bgcore.net loads this module for a moment each time
+# (read() drops it): its code stays out of the heap.
 
 import sys
 

@@ -22,7 +22,8 @@ def from_module(net, wt=None):
     from bgcore import net as layout
     if wt is None:
         from bgcore import botnet as wt
-    if wt.LEVELS != layout.LEVELS or getattr(wt, "SHOTS", 0) != layout.SHOTS:
+    if (wt.LEVELS, getattr(wt, "SHOTS", 0), getattr(wt, "CONTACT", 0)) != (
+            layout.LEVELS, layout.SHOTS, layout.CONTACT):
         raise ValueError("these weights were trained for other input rows")
     net.h = wt.HIDDEN
     net.h2 = wt.HIDDEN2

@@ -27,8 +27,9 @@ SEED_TAG = b"bgboard ranked seed 1"
 # ahead (levels 1-5 choose as in 2), 2 since, 3 since the network's weights are the ones
 # tools/train_bot.py writes, 4 since level 6 looks ahead where its two best are within 0.06
 # (levels 1-5 choose as in 3), 5 since a race network (bgcore.racenet) judges every level's
-# races. A change to any level's choices makes it 6.
-BOT_PLAY = 5
+# races, 6 since the main network has contact inputs (escapes and primes: every level's choices
+# in contact). A change to any level's choices makes it 7.
+BOT_PLAY = 6
 UNRANK_REASONS = ("hint", "real", "level", "seed", "tutor")
 
 def hexs(data):

@@ -4,7 +4,7 @@
 
 from bgcore import bot as _bot
 from bgcore import net as _netmod
-from bgcore.net import row, shots, shot_row
+from bgcore.net import row, shots, shot_row, contact_rows, them_rows
 
 
 def scan(bot, net, plays, raw, noise, out, pick):
@@ -13,11 +13,7 @@ def scan(bot, net, plays, raw, noise, out, pick):
     (its score in bgcore.bot._top[0])."""
     acc = bot._acc
     work = bot._work
-    them0 = _netmod.masks(raw)[1]
-    opp_bar = raw[51]
-    packed = bot._packed
-    for j in range(13):
-        packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
+    par = parent(raw, bot._packed)
     rows = []
     best = 0
     best_v = None
@@ -31,7 +27,7 @@ def scan(bot, net, plays, raw, noise, out, pick):
             tick()
         c, o = plays._record(i)
         work[:] = acc               # (the same length and type: copied in place)
-        changes(c, o, packed, them0, opp_bar, rows)
+        changes(c, o, par, rows)
         for r in rows:
             if r & 1:
                 net.sub(work, r >> 1)
@@ -50,11 +46,28 @@ def scan(bot, net, plays, raw, noise, out, pick):
     return best
 
 
-def changes(c, o, packed, them0, opp_bar, out):
+_mine = bytearray(26)       # changes()'s scratch: the mover's counts after the play
+
+
+def parent(raw, packed=None):
+    """What changes() needs of the position before the plays (52 bytes, the side on roll in
+    the first half): its counts two to a byte (into `packed`, 13 bytes, when given), the
+    opponent's points (shots' `them`), its bar, and its points held and back checker (the
+    contact rows')."""
+    if packed is None:
+        packed = bytearray(13)
+    for j in range(13):
+        packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
+    made, back = them_rows(raw) if _netmod.CONTACT else (0, 0)
+    return packed, _netmod.masks(raw)[1], raw[51], made, back
+
+
+def changes(c, o, par, out):
     # The input rows the play whose record is at c[o:] changes (see bgcore.position._Found: the
     # mover's counts two to a byte, then the mask of the points where a blot was hit), into
-    # `out` as the native code lists them: 2 * row to add, 2 * row + 1 to remove. `packed`:
-    # the parent's counts so; `them0`: the opponent's points (shots' `them`); `opp_bar`: its bar.
+    # `out` as the native code lists them: 2 * row to add, 2 * row + 1 to remove. `par`: the
+    # parent's figures (parent()).
+    packed, them0, opp_bar, made_them, back_them = par
     del out[:]
     for j in range(13):
         v = c[o + j]
@@ -99,4 +112,14 @@ def changes(c, o, packed, them0, opp_bar, out):
         r = shot_row(shots(blots & 0x1FFFFFE, them))
         if r is not None:
             out.append(2 * r)
+    if _netmod.CONTACT:
+        mine = _mine
+        for j in range(13):
+            v = c[o + j]
+            mine[2 * j] = v & 15
+            mine[2 * j + 1] = v >> 4
+        n = len(out)
+        contact_rows(mine, made_them, 25 if hits else back_them, out)
+        for k in range(n, len(out)):
+            out[k] *= 2
 

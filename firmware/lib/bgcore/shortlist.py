@@ -19,13 +19,28 @@ from bgcore.net import OUT_EQUITY, S1
 
 _OFF = 0x10000000   # a weight's offset in the table (read unsigned by the native code)
 _SHIFT = 4          # the equity's slopes in the hidden sums (G below), scaled to fit 16 bits
+# The estimate has a weight for each input row a play can change, in this order: the mover's
+# points' rows (k = r), the opponent's points' rows of one checker (a blot hit: k = 24 * LEVELS
+# + the point's index) and every row from the bars on (k = r - 24 * LEVELS + 24); N of them.
+# The native code's are made with the module and kept with it: a heap in pieces may not have
+# the block at a later big roll.
+_A = 24 * _netmod.LEVELS
+_N = _netmod.ROWS - _A + 24
+_G = bytearray(4 * _N) if _bot._native[0] else None
+
+
+def _row(k):
+    # the input row of the estimate's weight k (see above)
+    if k < _A:
+        return k
+    return _A + (k - _A) * _netmod.LEVELS if k < _A + 24 else k + _A - 24
 
 
 def _weights(net, acc):
-    # For the position whose hidden sums are `acc`: per input row r, the estimate's weight
-    # (sum over the first layer's units j of G[j] * (w1[r, j] - 128)) >> 6, offset by _OFF, where
-    # G[j] is the equity's slope in unit j's sum (0 where the unit is clipped): the output
-    # weights through the unclipped units of the second layer.
+    # For the position whose hidden sums are `acc`: the estimate's weights (above), for input
+    # row r (sum over the first layer's units j of G[j] * (w1[r, j] - 128)) >> 6, offset by
+    # _OFF, where G[j] is the equity's slope in unit j's sum (0 where the unit is clipped): the
+    # output weights through the unclipped units of the second layer.
     h = net.h
     m = net.h2
     top = net._top(acc)             # the second layer's activations; net._h1 the first's
@@ -47,21 +62,18 @@ def _weights(net, acc):
     for j in range(h):
         v = big[j] >> _SHIFT if 0 < h1[j] < S1 else 0
         big[j] = (32767 if v > 32767 else (-32767 if v < -32767 else v)) + 0x8000
-    n = _netmod.ROWS
     native = _bot._native_for(net)
-    if native:
-        g = bytearray(4 * n)            # int32s to the native code, in one block
-        native[4](net.w1, big, g, h, n)
-        return g
-    est = array("i", bytes(4 * n))
+    if native:                      # (int32s to the native code, in one block)
+        native[4](net.w1, big, _G, h, _N, _netmod.LEVELS)
+        return _G
+    est = array("i", bytes(4 * _N))
     w1 = net.w1
-    p = 0
-    for r in range(n):
+    for k in range(_N):
+        p = _row(k) * h
         s = 0
         for j in range(h):
-            s += (big[j] - 0x8000) * (w1[p] - 128)
-            p += 1
-        est[r] = (s >> 6) + _OFF
+            s += (big[j] - 0x8000) * (w1[p + j] - 128)
+        est[k] = (s >> 6) + _OFF
     return est
 
 
@@ -84,17 +96,14 @@ def shortlist(bot, pos, plays, cap, anchor=None, skip=None):
             c, o = plays._record(anchor)
             native[1](bot._work, acc, ctx, net.w1, changes(c, o, ctx))
     else:
-        from bgcore.scan_python import changes
-        them0 = _netmod.masks(raw)[1]
-        packed = bytearray(13)
-        for j in range(13):
-            packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
+        from bgcore.scan_python import changes, parent
+        par = parent(raw)
         rows = []
         if anchor is not None:
             work = bot._work
             work[:] = acc
             c, o = plays._record(anchor)
-            changes(c, o, packed, them0, raw[51], rows)
+            changes(c, o, par, rows)
             for r in rows:
                 if r & 1:
                     net.sub(work, r >> 1)
@@ -111,10 +120,13 @@ def shortlist(bot, pos, plays, cap, anchor=None, skip=None):
         if native:
             top.offer(estimate(ctx, g, changes(c, o, ctx)), i)
             continue
-        changes(c, o, packed, them0, raw[51], rows)
+        changes(c, o, par, rows)
         s = 0
         for r in rows:
-            s += (g[r >> 1] - _OFF) * (1 - 2 * (r & 1))
+            k = r >> 1
+            if k >= _A:
+                k = _A + (k - _A) // _netmod.LEVELS if k < _A + _A else k - _A + 24
+            s += (g[k] - _OFF) * (1 - 2 * (r & 1))
         top.offer(s, i)
     pick = bytearray((len(plays) + 7) >> 3)
     index = top.index
