@@ -1,9 +1,11 @@
-# The bot's evaluator: a one-hidden-layer network in integer arithmetic, the same on MicroPython
-# and CPython. It scores a position seen from the side that has just moved (the other side on
-# roll). Inputs are one-hot rows, one per occupied place: (side, point, count level), the bar
-# count and the borne-off count; the hidden layer is the sum of those rows, so a play is scored
-# by adding and removing the few rows it changes (the parent's sum is reused). Weights live in
-# bgcore.botnet, written by tools/train_bot.py.
+# The bot's evaluator: a network of two hidden layers in integer arithmetic, the same on
+# MicroPython and CPython. It scores a position seen from the side that has just moved (the other
+# side on roll). Inputs are one-hot rows, one per occupied place: (side, point, count level), the
+# bar count and the borne-off count; then, as the weights say, a row for how many rolls hit a
+# blot (SHOTS) and the contact rows (CONTACT: each side's back checker's escapes and longest
+# prime). The first hidden layer is the sum of those rows, so a play is scored by adding and
+# removing the few rows it changes (the parent's sum is reused). Weights live in bgcore.botnet
+# (and bgcore.racenet), written by tools/train_bot.py.
 
 try:
     from micropython import const
