@@ -147,7 +147,7 @@ def _set_ctx(net, raw):
     ctx[1] = raw[51]
     ctx[2] = _netmod.SHOTS
     if _netmod.CONTACT:
-        ctx[101], ctx[102] = _netmod.them_rows(raw)
+        ctx[101], ctx[102] = _netmod.held(raw, 26)
     for j in range(13):
         ctx[4 + j] = raw[2 * j] | raw[2 * j + 1] << 4
     return ctx

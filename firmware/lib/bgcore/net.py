@@ -101,14 +101,7 @@ def contact_rows(mine, made_them, back_them, out):
     (on its point `back_them`, 25 = the bar, 0 = none left) past the mover's points, those of
     the mover's back checker past `made_them` (bit s: the side on roll holds its point s), and
     the mover's longest prime. `mine`: the mover's 26 counts (off, points 1-24, bar)."""
-    made = 0
-    back = 0
-    for p in range(1, 26):
-        v = mine[p]
-        if v:
-            back = p
-            if v > 1 and p < 25:
-                made |= 1 << p
+    made, back = held(mine, 0)
     out.append(_ESC_ROW + (escapes(made >> (26 - back_them) & 0xFFF) >> 2 if back_them else 9))
     out.append(_ESC_ROW + 10 + (escapes(made_them >> (26 - back) & 0xFFF) >> 2 if back else 9))
     n = prime(made)
@@ -116,17 +109,18 @@ def contact_rows(mine, made_them, back_them, out):
         out.append(_ESC_ROW + 18 + (n if n < 6 else 6))
 
 
-def them_rows(raw):
-    """(made, back) of the side on roll (the second half of a 52-byte position): its points held
-    by two or more as bits, its back checker's point (25 = the bar; 0: none left)."""
+def held(counts, base):
+    """(made, back) of the side whose 26 counts (off, points 1-24, bar) start at counts[base]
+    (base 26: the side on roll of a 52-byte position): its points held by two or more as bits,
+    its back checker's place (25 = the bar; 0: none left)."""
     made = 0
     back = 0
-    for s in range(1, 26):
-        v = raw[26 + s]
+    for p in range(1, 26):
+        v = counts[base + p]
         if v:
-            back = s
-            if v > 1 and s < 25:
-                made |= 1 << s
+            back = p
+            if v > 1 and p < 25:
+                made |= 1 << p
     return made, back
 
 
@@ -196,7 +190,7 @@ def more_rows(raw, with_shots, out):
         if r is not None:
             out.append(r)
     if CONTACT:
-        made, back = them_rows(raw)
+        made, back = held(raw, 26)
         n = prime(made)
         if n > 1:
             out.append(_ESC_ROW + 23 + (n if n < 6 else 6))
@@ -303,6 +297,7 @@ class Net:
         self._sums = array("i", [0] * max(self.h2, 6))
         self._add, self._hidden, self._dots, self._load = _natives()
         self._dims = array("i", [self.h, LEVELS, _BAR_ROW, _OFF_ROW])    # for the native load
+        self._more = []         # the native load's rows beyond the places (more_rows), reused
 
     def read_network(self, index):
         """Fill this network's tables, in place, with network `index` (0 main, 1 race) of the
@@ -341,7 +336,9 @@ class Net:
         if self._load:
             self._load(acc, raw, self.w1, self._dims)
             if SHOTS or CONTACT:
-                for r in more_rows(raw, shot_rows, []):
+                more = self._more
+                del more[:]
+                for r in more_rows(raw, shot_rows, more):
                     self.add(acc, r)
             return
         for j in range(self.h + 1):

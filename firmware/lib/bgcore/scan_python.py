@@ -4,7 +4,7 @@
 
 from bgcore import bot as _bot
 from bgcore import net as _netmod
-from bgcore.net import row, shots, shot_row, contact_rows, them_rows
+from bgcore.net import row, shots, shot_row, contact_rows, held
 
 
 def scan(bot, net, plays, raw, noise, out, pick):
@@ -58,7 +58,7 @@ def parent(raw, packed=None):
         packed = bytearray(13)
     for j in range(13):
         packed[j] = raw[2 * j] | raw[2 * j + 1] << 4
-    made, back = them_rows(raw) if _netmod.CONTACT else (0, 0)
+    made, back = held(raw, 26) if _netmod.CONTACT else (0, 0)
     return packed, _netmod.masks(raw)[1], raw[51], made, back
 
 
