@@ -16,7 +16,7 @@
 #   .venv/bin/python tools/train_bot.py                 # the network, with contact inputs, on
 #                                                       # 60,000 games' examples (the games about
 #                                                       # 15 min on this 2-core machine, the
-#                                                       # training about 9)
+#                                                       # training about 9; 4.6 GB of memory)
 #   .venv/bin/python tools/train_bot.py --games 2000 --epochs 2 --out /tmp/botnet.py   # a quick try
 #   .venv/bin/python tools/train_bot.py --dance-readout    # bgcore/dancenet.py for the weights in
 #                                                        # botnet.py (dance positions: below)
@@ -92,9 +92,20 @@ def dataset(games, seed, cache, dances=False):
     return raw, tgt
 
 
-def encode(raw):
+def encode(raw, chunk=1 << 20):
     """Input rows of many positions at once (N x 52, an always-zero row where a place is
-    empty), the same rows bgcore.net.rows gives one position."""
+    empty), the same rows bgcore.net.rows gives one position. A chunk of positions at a time:
+    the int32 and int64 work arrays of all 18 million examples at once took 21.6 GB."""
+    out = np.empty((0, 0), np.uint16)
+    for s in range(0, len(raw), chunk):
+        part = _encode(raw[s:s + chunk])
+        if not s:
+            out = np.empty((len(raw), part.shape[1]), np.uint16)
+        out[s:s + len(part)] = part
+    return out
+
+
+def _encode(raw):
     L = bnet.LEVELS
     n = raw.astype(np.int32)
     idx = np.empty_like(n)
@@ -175,12 +186,16 @@ def _check_encoding(raw):
         assert sorted(bnet.rows(bytes(r))) == sorted(int(x) for x in i if x != bnet.ROWS)
 
 
-def race_mask(raw):
+def race_mask(raw, chunk=1 << 20):
     """Which positions (N x 52) are races, as bgcore.net.race says: each side's rearmost
-    checker (the bar counts as 25) past the other's."""
+    checker (the bar counts as 25) past the other's (a chunk of positions at a time)."""
     places = np.arange(1, 26)
-    back = [np.max(np.where(raw[:, b + 1:b + 26] > 0, places, 0), axis=1) for b in (0, 26)]
-    return back[0] + back[1] <= 25
+    out = np.empty(len(raw), bool)
+    for s in range(0, len(raw), chunk):
+        part = raw[s:s + chunk]
+        back = [np.max(np.where(part[:, b + 1:b + 26] > 0, places, 0), axis=1) for b in (0, 26)]
+        out[s:s + len(part)] = back[0] + back[1] <= 25
+    return out
 
 
 def _check_race(raw):
