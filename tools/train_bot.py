@@ -462,6 +462,9 @@ def main(argv=None):
     ap.add_argument("--race", action="store_true",
                     help="train the network for races (bgcore/racenet.py) on the race positions "
                     "of the same examples")
+    ap.add_argument("--more-seeds", default="",
+                    help="also the examples of --games games of each of these seeds (comma "
+                    "separated), put before --seed's so that its tail stays the held-out part")
     ap.add_argument("--lr", type=float, default=0.003)
     ap.add_argument("--cache", default=str(paths.REPO / ".cache"))
     ap.add_argument("--out", default=str(paths.FIRMWARE_LIB / "bgcore" / "botnet.py"))
@@ -479,7 +482,11 @@ def main(argv=None):
     # a race network learns no contact rows (in a race every back checker escapes with all 36
     # rolls and no prime holds one): it is trained without them and gets them as zero weights
     bnet.configure(a.levels, a.shots, 0 if a.race else a.contact)
-    raw, tgt = dataset(a.games, a.seed, a.cache, a.dances)
+    more = [int(s) for s in a.more_seeds.split(",") if s.strip()]
+    parts = [dataset(a.games, s, a.cache, a.dances) for s in more + [a.seed]]
+    raw = np.concatenate([p[0] for p in parts]) if more else parts[0][0]
+    tgt = np.concatenate([p[1] for p in parts]) if more else parts[0][1]
+    del parts
     _check_encoding(raw)
     held = HELD
     if a.race:                  # the race positions, those of the held-out tail held out
@@ -497,8 +504,9 @@ def main(argv=None):
         bnet.configure(a.levels, a.shots, a.contact)
         model.w1 = np.concatenate([model.w1[:n], np.zeros((bnet.ROWS - n, a.hidden), np.float32),
                                    model.w1[n:]])
-    note = ("trained on %d %sexamples from %d games (seed %d%s), %d levels%s, %d+%d hidden, %d "
-            "epochs, numpy %s" % (len(idx), "race " if a.race else "", a.games, a.seed,
+    note = ("trained on %d %sexamples from %d games (seed%s %s%s), %d levels%s, %d+%d hidden, %d "
+            "epochs, numpy %s" % (len(idx), "race " if a.race else "", a.games * (1 + len(more)),
+                                 "s" if more else "", ", ".join(str(s) for s in more + [a.seed]),
                                  ", dances" if a.dances else "", a.levels,
                                  ", contact inputs" + (" (zero)" if a.race else "")
                                  if a.contact else "", a.hidden, a.hidden2, a.epochs,

@@ -23,9 +23,9 @@ CAP = 128
 AGAIN = 16
 # level 6 looks one roll ahead (bgcore.lookahead) at its best plays when they are close: up to
 # AHEAD_PLAYS of them within AHEAD_MARGIN (1/32768 point) of the best, each judged by the
-# opponent's best reply to every roll, the rolls taken until AHEAD_CAP plays have been scored
-# (chosen by measurement: bgboard bench bot and bench chip, README; a margin of 1000 until the
-# look ahead's work went native)
+# opponent's best reply to every roll (averaged with the network's own equity), the rolls taken
+# until AHEAD_CAP plays have been scored (chosen by measurement: bgboard bench bot and bench
+# chip, README; a margin of 1000 until the look ahead's work went native)
 AHEAD_PLAYS = 2
 AHEAD_MARGIN = 2000
 AHEAD_CAP = 112

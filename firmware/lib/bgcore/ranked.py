@@ -29,7 +29,7 @@ SEED_TAG = b"bgboard ranked seed 1"
 # (levels 1-5 choose as in 3), 5 since a race network (bgcore.racenet) judges every level's
 # races, 6 since the main network has contact inputs (escapes and primes: every level's choices
 # in contact). A change to any level's choices makes it 7.
-BOT_PLAY = 6
+BOT_PLAY = 7
 UNRANK_REASONS = ("hint", "real", "level", "seed", "tutor")
 
 def hexs(data):
