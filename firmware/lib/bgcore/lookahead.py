@@ -153,10 +153,10 @@ def closest(bot, pos, plays, eq, most, margin, cap):
         if k < 0 or (picked and eq[picked[0]] - eq[k] > margin):
             break
         picked.append(k)
-    zero = [eq[i] for i in picked]
+    own = [eq[i] for i in picked]            # the network's equities of the picked
     picked = [plays[i].detached() for i in picked]
     best = best_v = None
-    for play, e in zip(picked, zero):
+    for play, e in zip(picked, own):
         after = pos.apply(play)
         if after.is_over():
             return play

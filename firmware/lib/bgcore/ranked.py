@@ -28,7 +28,8 @@ SEED_TAG = b"bgboard ranked seed 1"
 # tools/train_bot.py writes, 4 since level 6 looks ahead where its two best are within 0.06
 # (levels 1-5 choose as in 3), 5 since a race network (bgcore.racenet) judges every level's
 # races, 6 since the main network has contact inputs (escapes and primes: every level's choices
-# in contact). A change to any level's choices makes it 7.
+# in contact), 7 since level 6 averages its look ahead with the network (levels 1-5 choose as in
+# 6). A change to any level's choices makes it 8.
 BOT_PLAY = 7
 UNRANK_REASONS = ("hint", "real", "level", "seed", "tutor")
 
