@@ -51,14 +51,16 @@ def mpy_lib(tmp_path_factory):
     return compile_lib(tmp_path_factory.mktemp("mpy_lib"))
 
 
-def run_micropython(script, *args, heap="64k", timeout=300, stdin=None, lib=None, extra_path=()):
+def run_micropython(script, *args, heap="64k", timeout=300, stdin=None, lib=None, extra_path=(),
+                    cwd=None):
     """Run a script on MicroPython's unix port with firmware/lib (or its compiled form `lib`)
-    on its path."""
+    on its path (in the directory `cwd` if given)."""
     env = dict(os.environ)
     paths = [str(lib or FIRMWARE_LIB)] + [str(p) for p in extra_path] + [".frozen"]
     env["MICROPYPATH"] = ":".join(paths)
     return subprocess.run([micropython_path(), "-X", "heapsize=" + heap, str(script)] + list(args),
-                          capture_output=True, text=True, timeout=timeout, env=env, input=stdin)
+                          capture_output=True, text=True, timeout=timeout, env=env, input=stdin,
+                          cwd=cwd)
 
 
 def board(me=None, them=None):
