@@ -38,8 +38,9 @@ def _halves(raw, d):
 
 
 def _double_after(bot, pos, d, work):
-    # the position after the bot's play of d-d (opponent on roll), or None when the halves do
-    # not use all four dice (then the whole list decides)
+    # (the position after the bot's play of d-d, the opponent on roll; the chances after it as
+    # bot._chances gives them, or None), or None when the halves do not use all four dice
+    # (then the whole list decides)
     first = _halves(pos.raw, d)
     if first._f.used < 2:
         return None
@@ -58,11 +59,11 @@ def _double_after(bot, pos, d, work):
             order.append(k)
     else:
         order.append(0)
-    best = best_v = None
+    best = best_v = ch = None
     for i in order:
         mid = Position(first[i].after)
         if mid.is_over():
-            return mid.swapped()            # the last checkers borne off in the first half
+            return mid.swapped(), None      # the last checkers borne off in the first half
         second = _halves(mid.raw, d)
         if second._f.used < 2:
             return None
@@ -76,24 +77,31 @@ def _double_after(bot, pos, d, work):
         if best_v is None or eq[k] > best_v:
             best_v = eq[k]
             best = mid.apply(second[k])
-    return best
+            ch = None if best.is_over() else bot._chances_of(mid, second, k, best)
+    return best, ch
+
+
+def _after(bot, pos, d1, d2, work):
+    # after_roll's position and the chances after it as bot._chances gives them (read from
+    # the scan's sums: see Bot._chances_of), or None where no scan chose the play
+    if d1 == d2:
+        found = _double_after(bot, pos, d1, work)
+        if found is not None:
+            return found
+    plays = pos.plays(d1, d2)
+    n = len(plays)
+    work[0] += n
+    if n < 2:
+        return pos.apply(plays[0] if n else None), None
+    k = bot._scan(pos, plays, 0)
+    q = pos.apply(plays[k])
+    return q, None if q.is_over() else bot._chances_of(pos, plays, k, q)
 
 
 def after_roll(bot, pos, d1, d2, work=None):
     """The position after the bot's best play of d1-d2 in `pos` (the opponent on roll), a
     double's found in halves (above). `work[0]` counts the plays scored."""
-    if work is None:
-        work = [0]
-    if d1 == d2:
-        q = _double_after(bot, pos, d1, work)
-        if q is not None:
-            return q
-    plays = pos.plays(d1, d2)
-    n = len(plays)
-    work[0] += n
-    if n < 2:
-        return pos.apply(plays[0] if n else None)
-    return pos.apply(plays[bot._scan(pos, plays, 0)])
+    return _after(bot, pos, d1, d2, [0] if work is None else work)[0]
 
 
 def ahead(bot, pos, cap=None):
@@ -116,7 +124,7 @@ def ahead(bot, pos, cap=None):
         d2 = r % 10
         k = 1 if d1 == d2 else 2
         weight += k
-        q = after_roll(bot, pos, d1, d2, work)
+        q, ch = _after(bot, pos, d1, d2, work)
         if q.is_over():
             kind = q.result()[1]
             s0 += k * P
@@ -125,7 +133,7 @@ def ahead(bot, pos, cap=None):
             if kind > 2:
                 s2 += k * P
         else:
-            w, wg, wb, lg, lb = bot._chances(q)       # of the opponent, now on roll
+            w, wg, wb, lg, lb = ch or bot._chances(q)     # of the opponent, now on roll
             s0 += k * (P - w)
             s1 += k * lg
             s2 += k * lb

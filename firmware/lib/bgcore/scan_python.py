@@ -46,6 +46,21 @@ def scan(bot, net, plays, raw, noise, out, pick):
     return best
 
 
+def sums(bot, net, raw, plays, k):
+    """The first layer's sums for play k of `plays` (of the position `raw`, whose sums are in
+    bot._acc), in bot._work: Bot._sums without native code."""
+    work = bot._work
+    work[:] = bot._acc
+    c, o = plays._record(k)
+    rows = []
+    changes(c, o, parent(raw), rows)
+    for r in rows:
+        if r & 1:
+            net.sub(work, r >> 1)
+        else:
+            net.add(work, r >> 1)
+
+
 _mine = bytearray(26)       # changes()'s scratch: the mover's counts after the play
 
 
