@@ -236,6 +236,23 @@ def test_the_look_ahead_is_bounded_by_the_plays_it_scores():
     assert doubles > 200 and same >= doubles * 9 // 10, (same, doubles)
 
 
+def test_a_replys_chances_from_its_scan_are_those_of_the_position_it_leaves():
+    # the look ahead reads a reply's chances from the sums its scan left (Bot._chances_of):
+    # the same numbers as the network's chances of the position after it, for every roll
+    # (the doubles' halves included) of positions from varied play
+    from bgboard.corpus import corpus
+    bot = Bot(6)
+    read = 0
+    for pos, _d1, _d2 in corpus(seed=11, n=40):
+        bot._judge(pos)
+        for r in lookahead.ORDER:
+            q, ch = lookahead._after(bot, pos, r // 10, r % 10, [0])
+            if ch is not None:
+                read += 1
+                assert ch == bot._chances(q), (pos.id(), r)
+    assert read > 600, read
+
+
 def test_the_bench_lists_a_very_bad_decision_with_both_sides_chances():
     # bgboard bench bot --cube-marks: a decision gnubg marked "very bad" is listed with its
     # score, cube and Position ID, gnubg's chances beside the bot's, and whether the model
