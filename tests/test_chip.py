@@ -7,6 +7,7 @@ time: this is a small set, each test on one board. Skipped, with the reason, whe
 emulator (tools/dev installs it) or the rp2 firmware (../shared/rp2, BGBOARD_RP2_FIRMWARE) is
 missing."""
 
+import json
 import os
 import signal
 import subprocess
@@ -108,6 +109,27 @@ def test_a_demo_game_pulled_off_the_chip_verifies(game_board, tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert v.returncode == 0, v.stdout + v.stderr
     print(v.stdout.strip().splitlines()[-1])
+
+
+def test_the_bot_scores_plays_on_the_chip_as_on_cpython(tmp_path):
+    """The bot's equities of every play along a seeded game (tests/mp/chip_equities.py) on the
+    chip, whose scan runs in native code with its first-layer sums in Thumb code
+    (bgcore.scan_thumb), are CPython's, integer for integer."""
+    from conftest import FIRMWARE_LIB, ROOT
+    script = ROOT / "tests" / "mp" / "chip_equities.py"
+    cpy = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         env={"PYTHONPATH": str(FIRMWARE_LIB)}, timeout=120)
+    assert cpy.returncode == 0, cpy.stderr
+    want = json.loads(cpy.stdout)
+    chip.install(tmp_path / "flash.img", "reference")
+    b = chip.ChipBoard(tmp_path / "link", tmp_path / "flash.img").start()
+    try:
+        got = chip.run_script(b, script.read_text())
+    finally:
+        b.stop()
+    assert (want["delta"], got["delta"]) == ("python", "thumb")
+    assert want["plays"] > 500 and got["plays"] == want["plays"]
+    assert got["sums"] == want["sums"]
 
 
 def test_the_watchdog_resets_the_chip(tmp_path):

@@ -76,20 +76,31 @@ def _network(k):
 # rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), 96-98 LEVELS and the
 # first bar and borne-off rows (bgcore.net's numbering), 100 1 to add the contact rows, 101 the
 # opponent's points held (bit s: its point s), 102 its back checker's point, 103 the first
-# contact row, from 104 the rows to add (2 * row) and remove (2 * row + 1) for the play in hand.
+# contact row, from 104 the rows to add (2 * row) and remove (2 * row + 1) for the play in hand,
+# 99 where that list ends.
 _top = [0]          # the score of the best play of the last _scan (see Bot._scan)
 _native = []        # [[changes, delta, equity, estimate, weights]] once compiled; else [None]
 _ctx = None         # the numbers (above): one for every bot, each scan sets its own
 
 
+DELTA_CODE = "python"    # the code of the scan's `delta` here: "python", "viper" or "thumb"
+
+
 def _natives():
-    global _ctx
+    global _ctx, DELTA_CODE
     if not _native:
         ctx = array("i", bytes(4 * 136))    # before the compiler's garbage
         from bgcore.native import load
         _native.append(load("scan_native", "changes", "delta", "equity", "estimate", "weights"))
         if _native[0]:
             _ctx = ctx
+            DELTA_CODE = "viper"
+            # the chip's Thumb version of delta (bgcore.scan_thumb: a quarter of the viper
+            # version's time on an RP2040), where MicroPython has the inline assembler
+            thumb = load("scan_thumb", "delta")
+            if thumb:
+                _native[0][1] = thumb[0]
+                DELTA_CODE = "thumb"
     return _native
 
 
@@ -223,7 +234,8 @@ class Bot:
             if tick and count & 15 == 0:
                 tick()
             c, o = plays._record(i)
-            delta(work, acc, ctx, w1, changes(c, o, ctx))
+            changes(c, o, ctx)
+            delta(work, acc, ctx, w1)
             v = bias + equity(work, b1, w2, b2, wo, h1, h, m)
             if out is not None:
                 out.append(v)
@@ -348,7 +360,8 @@ class Bot:
         if _native_for(net):
             changes, delta = _native[0][:2]
             c, o = plays._record(k)
-            delta(work, self._acc, _ctx, net.w1, changes(c, o, _ctx))
+            changes(c, o, _ctx)
+            delta(work, self._acc, _ctx, net.w1)
         else:
             from bgcore.scan_python import sums
             sums(self, net, pos.raw, plays, k)

@@ -1,6 +1,6 @@
 # The native version of the per-play part of bgcore.bot's scan, as MicroPython viper source:
-# `changes` lists the input rows a play changes (the shot and contact rows included), `delta`
-# adds them to and removes them from the parent's hidden sums, `equity` works out the network's
+# `changes` lists the input rows a play changes (the shot and contact rows included) and notes
+# where the list ends (ctx[99]), `delta` adds them to and removes them from the parent's hidden sums, `equity` works out the network's
 # equity from those sums as bgcore.net's Net.equity does; `estimate` sums a linear estimate's
 # weights over the rows `changes` listed and `weights` makes those weights (bgcore.shortlist).
 # bgcore.bot compiles them at import (one at a time: a small heap has room for that) where
@@ -144,16 +144,19 @@ def changes(c, o: int, ctx) -> int:
                 n = 6
             x[q] = 2 * (x[103] + 18 + n)
             q += 1
+    x[99] = q
     return q
 """, """
 @micropython.viper
-def delta(work, acc, ctx, w1, q: int):
-    # work = acc with the rows changes() listed (up to q) added and removed
+def delta(work, acc, ctx, w1):
+    # work = acc with the rows changes() listed (up to its end, ctx[99]) added and removed
+    # (bgcore.scan_thumb's is the same in Thumb code, where the chip has the assembler)
     x = ptr32(ctx)
     wk = ptr32(work)
     ac = ptr32(acc)
     w = ptr8(w1)
     h = x[3]
+    q = x[99]
     j = 0
     while j <= h:
         wk[j] = ac[j]

@@ -94,7 +94,8 @@ def shortlist(bot, pos, plays, cap, anchor=None, skip=None):
         ctx = _bot._set_ctx(net, raw)
         if anchor is not None:                  # the anchor's sums, in the bot's spare ones
             c, o = plays._record(anchor)
-            native[1](bot._work, acc, ctx, net.w1, changes(c, o, ctx))
+            changes(c, o, ctx)
+            native[1](bot._work, acc, ctx, net.w1)
     else:
         from bgcore.scan_python import changes, parent
         par = parent(raw)
