@@ -79,27 +79,35 @@ def _network(k):
 # contact row, from 104 the rows to add (2 * row) and remove (2 * row + 1) for the play in hand,
 # 99 where that list ends.
 _top = [0]          # the score of the best play of the last _scan (see Bot._scan)
-_native = []        # [[changes, delta, equity, estimate, weights]] once compiled; else [None]
+_native = []        # [[changes, delta, equity, estimate, weights, Thumb equity or None]] once
+                    # compiled; else [None]
 _ctx = None         # the numbers (above): one for every bot, each scan sets its own
 
 
-DELTA_CODE = "python"    # the code of the scan's `delta` here: "python", "viper" or "thumb"
+_eqt = None         # the Thumb equity's numbers: 0 the hidden size, 1-3 the addresses of the
+                    # second layer's packed weights, its biases and the equity's weights (set
+                    # by _tables), 4-23 its scratch
+DELTA_CODE = "python"    # the code of the scan's delta and equity here: python, viper or thumb
 
 
 def _natives():
-    global _ctx, DELTA_CODE
+    global _ctx, _eqt, DELTA_CODE
     if not _native:
         ctx = array("i", bytes(4 * 136))    # before the compiler's garbage
+        eqt = array("i", bytes(4 * 24))
         from bgcore.native import load
         _native.append(load("scan_native", "changes", "delta", "equity", "estimate", "weights"))
         if _native[0]:
             _ctx = ctx
             DELTA_CODE = "viper"
-            # the chip's Thumb version of delta (bgcore.scan_thumb: a quarter of the viper
-            # version's time on an RP2040), where MicroPython has the inline assembler
-            thumb = load("scan_thumb", "delta")
+            _native[0].append(None)
+            # the chip's Thumb versions of delta and equity (bgcore.scan_thumb: a third of the
+            # viper versions' time on an RP2040), where MicroPython has the inline assembler
+            thumb = load("scan_thumb", "delta", "equity")
             if thumb:
                 _native[0][1] = thumb[0]
+                _native[0][5] = thumb[1]
+                _eqt = eqt
                 DELTA_CODE = "thumb"
     return _native
 
@@ -133,6 +141,12 @@ def _tables(net):
             packed[o] = v & 255
             packed[o + 1] = v >> 8
     net.eq_tables = (b2, wo, packed)
+    if _eqt:
+        from uctypes import addressof
+        _eqt[0] = h
+        _eqt[1] = addressof(packed)
+        _eqt[2] = addressof(b2)
+        _eqt[3] = addressof(wo)
     ctx = _ctx
     if not ctx[3]:
         ctx[3] = net.h
@@ -224,6 +238,8 @@ class Bot:
         m = net.h2
         bias = net.bo[OUT_EQUITY]
         tick = self.tick
+        thumb = _native[0][5]
+        eqt = _eqt
         best = 0
         best_v = None
         count = 0
@@ -236,7 +252,10 @@ class Bot:
             c, o = plays._record(i)
             changes(c, o, ctx)
             delta(work, acc, ctx, w1)
-            v = bias + equity(work, b1, w2, b2, wo, h1, h, m)
+            if thumb:
+                v = bias + thumb(work, b1, eqt, h1)
+            else:
+                v = bias + equity(work, b1, w2, b2, wo, h1, h, m)
             if out is not None:
                 out.append(v)
                 continue

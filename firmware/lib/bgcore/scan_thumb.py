@@ -1,13 +1,15 @@
-# bgcore.scan_native's `delta` in the chip's own instructions (MicroPython's inline Thumb
-# assembler, ARMv6-M: the RP2040's Cortex-M0+): work = acc, then the first-layer rows that
-# `changes` listed for a play added (2 * row) or removed (2 * row + 1), each row's count in
-# work[h]. The same integers as the viper version, which the chip runs at about 100 cycles a
-# weight (a row of 32 weights: ~27 us); this one takes a few (a play's ~9 rows: 290 -> 70 us
-# a call on the emulated RP2040). Compiled by bgcore.bot at import where the assembler exists
-# (bgcore.native returns None elsewhere: the viper version stays); see bgcore.bot for ctx's
-# layout (3 the hidden size, 99 where the list ends, from 104 the list).
+# bgcore.scan_native's `delta` and `equity` in the chip's own instructions (MicroPython's
+# inline Thumb assembler, ARMv6-M: the RP2040's Cortex-M0+), the same integers as the viper
+# versions, which the chip runs at about 100 cycles a weight. `delta`: work = acc, then the
+# first-layer rows that `changes` listed for a play added (2 * row) or removed (2 * row + 1),
+# each row's count in work[h] (a play's ~9 rows: 290 -> 70 us a call on the emulated RP2040).
+# `equity`: the network's equity from those sums as scan_native.equity works it out, its
+# tables' addresses and its scratch in an int32 array bgcore.bot keeps (171 -> 77 us a call).
+# Compiled by bgcore.bot at import where the assembler exists (bgcore.native returns None
+# elsewhere: the viper versions stay); see bgcore.bot for ctx's layout (3 the hidden size, 99
+# where the list ends, from 104 the list).
 
-SOURCE = """
+SOURCE = ("""
 @micropython.asm_thumb
 def delta(r0, r1, r2, r3):
     # r0 work, r1 acc (int32), r2 ctx (int32), r3 the first layer's weights (bytes, h a row)
@@ -71,4 +73,193 @@ def delta(r0, r1, r2, r3):
     pop({r0, r1})
     b(rows)
     label(done)
-"""
+""", """
+@micropython.asm_thumb
+def equity(r0, r1, r2, r3):
+    # r0 acc (int32: h sums, then the rows' count), r1 b1 (int16), r2 t (int32: 0 h, 1 w2's
+    # address, 2 b2's, 3 wo's, 4 off, 5 sx, 6 the end of h1, 8-23 the 16 units' sums), r3 h1
+    ldr(r4, [r2, 0])            # h
+    lsl(r5, r4, 2)
+    add(r5, r5, r0)
+    ldr(r5, [r5, 0])            # the rows' count, acc[h]
+    lsl(r5, r5, 7)
+    str(r5, [r2, 16])           # off = 128 * acc[h]
+    lsl(r5, r4, 2)
+    add(r5, r5, r3)
+    str(r5, [r2, 24])           # the end of h1
+    mov(r5, 0)
+    str(r5, [r2, 20])           # sx = 0
+    mov(r6, r2)
+    add(r6, 32)
+    mov(r7, 16)
+    label(clear)
+    str(r5, [r6, 0])
+    add(r6, 4)
+    sub(r7, 1)
+    bne(clear)
+    ldr(r5, [r2, 4])            # r5 walks w2, 8 words a first-layer unit
+    label(unit)
+    ldr(r7, [r2, 24])
+    cmp(r3, r7)
+    bge(units_done)
+    ldrh(r6, [r1, 0])
+    lsl(r6, r6, 16)
+    asr(r6, r6, 16)             # b1[j], signed
+    ldr(r7, [r0, 0])
+    add(r6, r6, r7)
+    ldr(r7, [r2, 16])
+    sub(r6, r6, r7)             # x = acc[j] - off + b1[j]
+    cmp(r6, 0)
+    bgt(active)
+    mov(r6, 0)
+    str(r6, [r3, 0])
+    b(next_unit)
+    label(active)
+    cmp(r6, 128)
+    ble(clipped)
+    mov(r6, 128)
+    label(clipped)
+    str(r6, [r3, 0])
+    ldr(r7, [r2, 20])
+    add(r7, r7, r6)
+    str(r7, [r2, 20])           # sx += x
+    push({r0, r1})
+    ldr(r7, [r5, 0])
+    lsl(r4, r7, 16)
+    lsr(r4, r4, 16)
+    mul(r4, r6)
+    lsr(r7, r7, 16)
+    mul(r7, r6)
+    ldr(r0, [r2, 32])
+    add(r0, r0, r4)
+    str(r0, [r2, 32])
+    ldr(r1, [r2, 36])
+    add(r1, r1, r7)
+    str(r1, [r2, 36])
+    ldr(r7, [r5, 4])
+    lsl(r4, r7, 16)
+    lsr(r4, r4, 16)
+    mul(r4, r6)
+    lsr(r7, r7, 16)
+    mul(r7, r6)
+    ldr(r0, [r2, 40])
+    add(r0, r0, r4)
+    str(r0, [r2, 40])
+    ldr(r1, [r2, 44])
+    add(r1, r1, r7)
+    str(r1, [r2, 44])
+    ldr(r7, [r5, 8])
+    lsl(r4, r7, 16)
+    lsr(r4, r4, 16)
+    mul(r4, r6)
+    lsr(r7, r7, 16)
+    mul(r7, r6)
+    ldr(r0, [r2, 48])
+    add(r0, r0, r4)
+    str(r0, [r2, 48])
+    ldr(r1, [r2, 52])
+    add(r1, r1, r7)
+    str(r1, [r2, 52])
+    ldr(r7, [r5, 12])
+    lsl(r4, r7, 16)
+    lsr(r4, r4, 16)
+    mul(r4, r6)
+    lsr(r7, r7, 16)
+    mul(r7, r6)
+    ldr(r0, [r2, 56])
+    add(r0, r0, r4)
+    str(r0, [r2, 56])
+    ldr(r1, [r2, 60])
+    add(r1, r1, r7)
+    str(r1, [r2, 60])
+    ldr(r7, [r5, 16])
+    lsl(r4, r7, 16)
+    lsr(r4, r4, 16)
+    mul(r4, r6)
+    lsr(r7, r7, 16)
+    mul(r7, r6)
+    ldr(r0, [r2, 64])
+    add(r0, r0, r4)
+    str(r0, [r2, 64])
+    ldr(r1, [r2, 68])
+    add(r1, r1, r7)
+    str(r1, [r2, 68])
+    ldr(r7, [r5, 20])
+    lsl(r4, r7, 16)
+    lsr(r4, r4, 16)
+    mul(r4, r6)
+    lsr(r7, r7, 16)
+    mul(r7, r6)
+    ldr(r0, [r2, 72])
+    add(r0, r0, r4)
+    str(r0, [r2, 72])
+    ldr(r1, [r2, 76])
+    add(r1, r1, r7)
+    str(r1, [r2, 76])
+    ldr(r7, [r5, 24])
+    lsl(r4, r7, 16)
+    lsr(r4, r4, 16)
+    mul(r4, r6)
+    lsr(r7, r7, 16)
+    mul(r7, r6)
+    ldr(r0, [r2, 80])
+    add(r0, r0, r4)
+    str(r0, [r2, 80])
+    ldr(r1, [r2, 84])
+    add(r1, r1, r7)
+    str(r1, [r2, 84])
+    ldr(r7, [r5, 28])
+    lsl(r4, r7, 16)
+    lsr(r4, r4, 16)
+    mul(r4, r6)
+    lsr(r7, r7, 16)
+    mul(r7, r6)
+    ldr(r0, [r2, 88])
+    add(r0, r0, r4)
+    str(r0, [r2, 88])
+    ldr(r1, [r2, 92])
+    add(r1, r1, r7)
+    str(r1, [r2, 92])
+    pop({r0, r1})
+    label(next_unit)
+    add(r0, 4)
+    add(r1, 2)
+    add(r3, 4)
+    add(r5, 32)
+    b(unit)
+    label(units_done)
+    ldr(r6, [r2, 20])
+    lsl(r6, r6, 15)
+    mov(r7, 1)
+    lsl(r7, r7, 29)
+    add(r6, r6, r7)             # sx = (sx << 15) + 2**29
+    ldr(r1, [r2, 8])            # r1 walks b2
+    ldr(r3, [r2, 12])           # r3 walks wo
+    mov(r5, r2)
+    add(r5, 32)                 # r5 walks the units' sums
+    mov(r4, 16)
+    mov(r0, 0)                  # s
+    label(out)
+    ldr(r7, [r5, 0])
+    ldr(r2, [r1, 0])
+    add(r7, r7, r2)
+    sub(r7, r7, r6)
+    cmp(r7, 0)
+    ble(skip)
+    asr(r7, r7, 8)
+    cmp(r7, 128)
+    ble(clipped2)
+    mov(r7, 128)
+    label(clipped2)
+    ldrh(r2, [r3, 0])
+    lsl(r2, r2, 16)
+    asr(r2, r2, 16)
+    mul(r7, r2)
+    add(r0, r0, r7)
+    label(skip)
+    add(r5, 4)
+    add(r1, 4)
+    add(r3, 2)
+    sub(r4, 1)
+    bne(out)
+""")
