@@ -48,7 +48,7 @@ def scan(bot, net, plays, raw, noise, out, pick):
 
 def sums(bot, net, raw, plays, k):
     """The first layer's sums for play k of `plays` (of the position `raw`, whose sums are in
-    bot._acc), in bot._work: Bot._sums without native code."""
+    bot._acc), in bot._work: what Bot._chances_of reads there, without native code."""
     work = bot._work
     work[:] = bot._acc
     c, o = plays._record(k)
