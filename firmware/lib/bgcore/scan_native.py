@@ -1,8 +1,9 @@
 # The native version of the per-play part of bgcore.bot's scan, as MicroPython viper source:
 # `changes` lists the input rows a play changes (the shot and contact rows included) and notes
 # where the list ends (ctx[99]), `delta` adds them to and removes them from the parent's hidden
-# sums, `equity` works out the network's equity from those sums as bgcore.net's Net.equity does; `estimate` sums a linear estimate's
-# weights over the rows `changes` listed and `weights` makes those weights (bgcore.shortlist).
+# sums, `equity` works out the network's equity from those sums as bgcore.net's Net.equity
+# does; `estimate` sums a linear estimate's weights over the rows `changes` listed and
+# `weights` makes those weights (bgcore.shortlist).
 # bgcore.bot compiles them at import (one at a time: a small heap has room for that) where
 # MicroPython has a native emitter and then drops this module, so the text does not stay in
 # the heap. See bgcore.bot for the layout of their numbers.
