@@ -26,7 +26,7 @@ AGAIN = 16
 # opponent's best reply to every roll (averaged with the network's own equity), the rolls taken
 # until AHEAD_CAP plays have been scored (chosen by measurement: bgboard bench bot and bench
 # chip, README; a margin of 1000 until the look ahead's work went native)
-AHEAD_PLAYS = 2
+AHEAD_PLAYS = 3
 AHEAD_MARGIN = 2000
 AHEAD_CAP = 112
 _AHEAD_CODE = ("bgcore.lookahead", "bgcore.dance", "bgcore.dancenet")

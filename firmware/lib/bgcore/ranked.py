@@ -29,8 +29,9 @@ SEED_TAG = b"bgboard ranked seed 1"
 # (levels 1-5 choose as in 3), 5 since a race network (bgcore.racenet) judges every level's
 # races, 6 since the main network has contact inputs (escapes and primes: every level's choices
 # in contact), 7 since level 6 averages its look ahead with the network (levels 1-5 choose as in
-# 6). A change to any level's choices makes it 8.
-BOT_PLAY = 7
+# 6), 8 since it looks ahead at its three best plays when they are close, not two (levels 1-5
+# choose as in 7). A change to any level's choices makes it 9.
+BOT_PLAY = 8
 UNRANK_REASONS = ("hint", "real", "level", "seed", "tutor")
 
 def hexs(data):
