@@ -349,8 +349,8 @@ def test_tutor_cube_errors_and_a_power_cut_during_a_warning(tmp_path, mpy_lib):
 def test_a_whole_game_with_the_tutor_on_within_the_live_budget(tmp_path, mpy_lib, think,
                                                                request):
     """Every play's completing step evaluated by the tutor (0.04: many warnings, each kept by
-    OK), the live heap within TUTOR_LIVE_KB; prints the completing step's time (a figure, not a test:
-    an RP2040 runs this code about 100 times slower than the unix port). At once: the steps
+    OK), the live heap within TUTOR_LIVE_KB; prints the completing step's time (a figure, not a
+    test: an RP2040 runs this code about 100 times slower than the unix port). At once: the steps
     are keyed in right after the roll, so the tutor scores every play at the completing step;
     thinking: the board's loop runs 40 times first (0.2 s and more on a board), scoring plays
     in the background. The records go to a RAM disk when there is one, so that the figure is
