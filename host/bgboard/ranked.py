@@ -50,8 +50,9 @@ class _Reject(Exception):
 # network changed every level's choices; version 4 kept levels 1-5 of version 3, but version 5's
 # race network changed every level's choices again, and version 6's network with contact inputs
 # did once more; version 7 keeps levels 1-5 of version 6: level 6 averages its look ahead with
-# the network, and version 8 keeps levels 1-5 of version 7: level 6 looks ahead at three plays.)
-PLAYS_AS_NOW = {6: (1, 2, 3, 4, 5), 7: (1, 2, 3, 4, 5)}
+# the network, and versions 8 and 9 keep levels 1-5 of version 7: level 6 looks ahead at three
+# plays, then four.)
+PLAYS_AS_NOW = {6: (1, 2, 3, 4, 5), 7: (1, 2, 3, 4, 5), 8: (1, 2, 3, 4, 5)}
 
 
 def _bot_play(info, level):
