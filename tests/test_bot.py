@@ -232,7 +232,8 @@ def test_level_six_beats_pubeval_and_the_beginner():
     # a few hundred games: the lower end of the 95% interval must be above zero (pubeval) and
     # well above it (the beginner); bgboard bench bot gives the figures over 10,000 games. (The
     # suite's longest test: 80 and 25 pairs, cut from 120 and 50 once level 6 looked ahead at
-    # three plays, take 88 s instead of 162 and still clear the bounds by 0.39 and 0.92 ppg.)
+    # three plays, then four, take about 90 s instead of 160 and clear the bounds by 0.39 and
+    # 0.91 ppg.)
     m, h = duplicate_match(_Maker("bot", 6, 1), _Maker("pubeval"), 80, seed=11, workers=2)
     print("level 6 vs pubeval: %+.3f ppg +- %.3f (80 duplicate pairs)" % (m, h))
     assert m - h > 0
