@@ -16,8 +16,9 @@ def drive(data_dir, seed, *script, lib=None):
 
 
 def test_the_person_wins_in_good_grammar(tmp_path, mpy_lib):
-    # seed 6: the person, playing level 6's best plays (hint), wins a single
-    out = drive(tmp_path, 6, "KEY OK", "GAME best", "SHOW", lib=mpy_lib)
+    # seed 2: the person, playing level 6's best plays (hint), wins a single (seed 6 did until
+    # level 6 looked ahead at four plays: its game now ends in a gammon)
+    out = drive(tmp_path, 2, "KEY OK", "GAME best", "SHOW", lib=mpy_lib)
     text = [ln for ln in out.splitlines() if ln.startswith("TEXT ")][-1]
     assert text.startswith("TEXT you win 1 (single)"), out
 
@@ -36,8 +37,8 @@ def test_a_refused_double_says_why(tmp_path, mpy_lib):
 
 
 def test_with_a_checker_on_the_bar_the_board_says_enter_first(tmp_path, mpy_lib):
-    # seed 6: the person is hit several times (four); each time a point of its own is pressed
+    # seed 2: the person is hit several times (seven); each time a point of its own is pressed
     # first
-    out = drive(tmp_path, 6, "KEY OK", "GAME bar", lib=mpy_lib)
+    out = drive(tmp_path, 2, "KEY OK", "GAME bar", lib=mpy_lib)
     said = [ln[len("BARPRESS "):] for ln in out.splitlines() if ln.startswith("BARPRESS ")]
     assert len(said) >= 3 and set(said) == {"enter from the bar first"}, out
