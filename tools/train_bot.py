@@ -18,6 +18,10 @@
 #                                                       # 15 min on this 2-core machine, the
 #                                                       # training about 9; 4.6 GB of memory)
 #   .venv/bin/python tools/train_bot.py --games 2000 --epochs 2 --out /tmp/botnet.py   # a quick try
+#   .venv/bin/python tools/train_bot.py --epochs 18 --quantized-epochs 2 --out /tmp/botnet.py
+#                                                       # the last two epochs run the network
+#                                                       # rounded as a board holds it (measured:
+#                                                       # no better than rounding once; README)
 #   .venv/bin/python tools/train_bot.py --dance-readout    # bgcore/dancenet.py for the weights in
 #                                                        # botnet.py (dance positions: below)
 #   .venv/bin/python tools/train_bot.py --race          # bgcore/racenet.py: the race network, on the
@@ -236,18 +240,33 @@ class Model:
         self.m = [np.zeros_like(p) for p in self.params]
         self.v = [np.zeros_like(p) for p in self.params]
         self.t = 0
+        self.quantized = False
 
-    def forward(self, x):
-        pre1 = x @ self.w1 + self.b1
+    def weights(self):
+        """(w1, b1, w2, b2, wo, bo) as the forward pass uses them: the trained floats, or, once
+        `quantized` is set, rounded to the steps bgcore.net stores them in (export's)."""
+        w = [self.w1, self.b1, getattr(self, "w2", None), getattr(self, "b2", None),
+             self.wo, self.bo]
+        if not self.quantized:
+            return w
+        steps = (bnet.S1, bnet.S1, 256, bnet.S_OUT, 256, bnet.S_OUT)
+        return [None if a is None else np.round(a * s) / s for a, s in zip(w, steps)]
+
+    def forward(self, x, w=None):
+        w1, b1, w2, b2, wo, bo = w or self.weights()
+        pre1 = x @ w1 + b1
         h1 = np.clip(pre1, 0.0, 1.0)
         if not self.hidden2:
-            return (pre1, h1), h1 @ self.wo + self.bo
-        pre2 = h1 @ self.w2 + self.b2
+            return (pre1, h1), h1 @ wo + bo
+        pre2 = h1 @ w2 + b2
+        if self.quantized:      # bgcore.net's layer-2 sum is floored to a step of 1 / S1
+            pre2 = np.floor(pre2 * bnet.S1 + 1e-4) / bnet.S1
         h2 = np.clip(pre2, 0.0, 1.0)
-        return (pre1, h1, pre2, h2), h2 @ self.wo + self.bo
+        return (pre1, h1, pre2, h2), h2 @ wo + bo
 
     def step(self, x, y, lr, eq_weight):
-        cache, out = self.forward(x)
+        w = self.weights()          # rounded ones pass their gradient on to the floats as it is
+        cache, out = self.forward(x, w)
         n = len(x)
         p = 1.0 / (1.0 + np.exp(-out[:, :5]))
         d = np.empty_like(out)
@@ -255,12 +274,12 @@ class Model:
         d[:, 5] = eq_weight * 2.0 * (out[:, 5] - y[:, 5]) / n
         last = cache[-1]
         grads = [last.T @ d, d.sum(0)]
-        dh = d @ self.wo.T
+        dh = d @ w[4].T
         if self.hidden2:
             pre1, h1, pre2, h2 = cache
             dh = dh * ((pre2 > 0.0) & (pre2 < 1.0))
             grads = [h1.T @ dh, dh.sum(0)] + grads
-            dh = dh @ self.w2.T
+            dh = dh @ w[2].T
         else:
             pre1, h1 = cache
         dh = dh * ((pre1 > 0.0) & (pre1 < 1.0))
@@ -283,11 +302,17 @@ HELD = 100000      # the last examples only measure (the main network's; a race 
                    # races among them)
 
 
-def train(model, idx, tgt, epochs, seed, lr, batch=2048, eq_weight=1.0, held=HELD):
+def train(model, idx, tgt, epochs, seed, lr, batch=2048, eq_weight=1.0, held=HELD, quantized=0):
+    """`quantized`: the last epochs run the network as a board does (Model.weights)."""
     r = np.random.RandomState(seed)
     n = len(idx) - held                 # the last `held` examples only measure
     for ep in range(epochs):
         t = time.time()
+        if ep == epochs - quantized:
+            print("rounded as a board holds them: equity RMSE %.4f -> " % equity_rmse(
+                model, idx[n:], tgt[n:]), end="")
+            model.quantized = True
+            print("%.4f" % equity_rmse(model, idx[n:], tgt[n:]), flush=True)
         order = r.permutation(n)
         rate = lr * (0.5 ** (ep * 4.0 / max(1, epochs)))
         for s in range(0, n, batch):
@@ -466,6 +491,8 @@ def main(argv=None):
                     help="also the examples of --games games of each of these seeds (comma "
                     "separated), put before --seed's so that its tail stays the held-out part")
     ap.add_argument("--lr", type=float, default=0.003)
+    ap.add_argument("--quantized-epochs", type=int, default=0,
+                    help="the last epochs train the weights as rounded for the board")
     ap.add_argument("--cache", default=str(paths.REPO / ".cache"))
     ap.add_argument("--out", default=str(paths.FIRMWARE_LIB / "bgcore" / "botnet.py"))
     a = ap.parse_args(argv)
@@ -498,7 +525,7 @@ def main(argv=None):
     del raw
     print("%d %sexamples" % (len(idx), "race " if a.race else ""), flush=True)
     model = Model(a.hidden, a.hidden2, a.seed)
-    train(model, idx, tgt, a.epochs, a.seed, a.lr, held=held)
+    train(model, idx, tgt, a.epochs, a.seed, a.lr, held=held, quantized=a.quantized_epochs)
     if a.race and a.contact:        # the main network's layout, the contact rows' weights zero
         n = bnet.ROWS
         bnet.configure(a.levels, a.shots, a.contact)
