@@ -249,7 +249,8 @@ class Model:
              self.wo, self.bo]
         if not self.quantized:
             return w
-        steps = (bnet.S1, bnet.S1, 256, bnet.S_OUT, 256, bnet.S_OUT)
+        w_step = bnet.S_OUT // bnet.S1          # W2's and WO's (256: export's)
+        steps = (bnet.S1, bnet.S1, w_step, bnet.S_OUT, w_step, bnet.S_OUT)
         return [None if a is None else np.round(a * s) / s for a, s in zip(w, steps)]
 
     def forward(self, x, w=None):
