@@ -418,6 +418,36 @@ def test_gnubg_analyses_the_bots_cube_play(tmp_path):
     print(money.line("money"))
 
 
+
+def test_offline_cube_check_scores_decisions_by_gnubgs_chances():
+    # the bench's offline cube figures, small: a 3-point match and two money games of level 6.
+    # Deciding by gnubg's own chances loses nothing by them; a bot that always doubles and never
+    # takes loses more than level 6, and some of it "very bad"
+    from bgboard import bench_cube
+    texts = [bench_cube.play_session(Rules(MATCH, 3), None, seed=3),
+             bench_cube.play_session(Rules(MONEY), 2, seed=3)]
+
+    def by_gnubg(bot, kind, m, g):
+        nd, dt, dp, _emg = bench_cube.cube_equities(m, g)
+        return min(dt, dp) > nd if kind == "turn" else dt <= dp
+
+    def reckless(bot, kind, m, g):
+        return kind == "turn"
+
+    judged = bench_cube.offline(texts, deciders=bench_cube.DECIDERS + (
+        ("by gnubg", by_gnubg), ("reckless", reckless)))
+    for line in bench_cube.offline_lines(judged):
+        print(line)
+
+    def total(name, i):
+        return sum(t[i] for t in judged[name].values())
+
+    assert set(judged["by gnubg"]) >= {("match", "turn"), ("money", "turn")}
+    assert total("by gnubg", 0) == total("as it plays", 0) > 20
+    assert total("by gnubg", 3) == 0
+    assert total("reckless", 1) > 0
+    assert total("reckless", 3) > total("as it plays", 3) + 1
+
 _DANCE_TABLE = """
 from bgcore import Position
 from bgcore.bot import Bot

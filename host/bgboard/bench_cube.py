@@ -2,7 +2,10 @@
 7-point matches, the games are exported to .mat, and Debian's GNU Backgammon (`gnubg -q -t`,
 HOME in a temporary directory) analyses them at 0-ply. Prints gnubg's own figures for the bot:
 checker-play and cube error (mEMG per move, totals), cube errors per game and how many cube
-decisions gnubg marks "very bad". A benchmark: it prints figures and asserts nothing."""
+decisions gnubg marks "very bad". Then the same records' cube decisions judged offline (`offline`):
+each by gnubg-nn 0-ply's chances through bgcore.cube's model, for the bot as it decides and for
+its network's chances alone, so that two networks can be compared on the same positions. A
+benchmark: it prints figures and asserts nothing."""
 
 import json
 import os
@@ -174,6 +177,96 @@ def very_bad_lines(text, marks):
     return out
 
 
+VERY_BAD = 0.16         # gnubg's thresholds for a decision's error, in EMG
+BAD = 0.08
+
+
+def cube_equities(m, pr):
+    """(no double, double/take, double/pass, one EMG) of the side on roll in `m` (a
+    bgcore.match.Match at its turn or with a double standing) given its chances `pr`, by
+    bgcore.cube's model, in its units (money: 1/F of a point a cube of 1; match: 1/F of the match,
+    one EMG half the swing of winning or losing the cube's points); None where doubling cannot
+    matter (the side already wins the match with the cube as it is)."""
+    from bgcore import cube
+    x = cube.efficiency(m.pos)
+    centred = m.owner == -1
+    if m.rules.mode == "match":
+        a, b = cube._aways(m, m.turn)
+        c, post = m.cube, m.crawford_done
+        if a <= c:
+            return None
+        mc = cube.MatchCube(pr, a, b, c, post, x)
+        nd = mc.value(mc.p, c, cube.CENTRED if centred else cube.MINE)
+        dt = mc.value(mc.p, 2 * c, cube.THEIRS)
+        dp = cube.mwc(a - c, b, post)
+        return nd, dt, dp, (dp - cube.mwc(a, b - c, post)) / 2
+    nd = cube._money(pr, 0 if centred else 1, not (m.rules.jacoby and centred), x)
+    return nd, 2 * cube._money(pr, -1, True, x), cube.F, cube.F
+
+
+def decision_error(kind, eq, choice):
+    """What a cube decision loses, in EMG, by equities `eq` (cube_equities): kind "turn" (choice:
+    double) or "offer" (choice: take)."""
+    nd, dt, dp, emg = eq
+    if kind == "turn":
+        return (max(nd, min(dt, dp)) - (min(dt, dp) if choice else nd)) / emg
+    return ((dt if choice else dp) - min(dt, dp)) / emg
+
+
+def _as_it_plays(bot, kind, m, gnubg_pr):
+    return bot.wants_double(m) if kind == "turn" else bot.takes(m)
+
+
+def _network_alone(bot, kind, m, gnubg_pr):
+    nd, dt, dp, _emg = cube_equities(m, bot.chances(m.pos))
+    return min(dt, dp) > nd if kind == "turn" else dt <= dp
+
+
+DECIDERS = (("as it plays", _as_it_plays), ("the network alone", _network_alone))
+
+
+def offline(texts, level=6, deciders=DECIDERS):
+    """The cube decisions of bot records `texts` judged by gnubg-nn 0-ply's chances through
+    bgcore.cube's model (given gnubg's chances it gives gnubg's cubeful equities), a decision
+    being each turn at which the side on roll may double (those where neither gnubg nor the
+    network gives it half the wins are left out: no double there is close) and each double's
+    answer. For each (name, decide(bot, kind, match, gnubg's chances) -> double or take) of
+    `deciders`: {(mode, kind): [decisions, very bad, bad or worse, error in EMG]}."""
+    import gnubg_nn
+    from bgcore import cube
+    from bgcore.bot import Bot
+    bot = Bot(level)
+    out = {name: {} for name, _d in deciders}
+    for text in texts:
+        for (kind, _pid), m in _decision_points(text).items():
+            if kind == "turn" and not m.cube_available(m.turn):
+                continue
+            g = [int(round(v * cube.P)) for v in gnubg_nn.probabilities(m.pos.board(), 0)]
+            eq = cube_equities(m, g)
+            if eq is None or kind == "turn" and max(g[0], bot.chances(m.pos)[0]) < cube.P // 2:
+                continue
+            for name, decide in deciders:
+                e = decision_error(kind, eq, decide(bot, kind, m, g))
+                t = out[name].setdefault((m.rules.mode, kind), [0, 0, 0, 0.0])
+                t[0] += 1
+                t[1] += e >= VERY_BAD
+                t[2] += e >= BAD
+                t[3] += e
+    return out
+
+
+def offline_lines(judged):
+    """offline's figures, a line a decider."""
+    out = []
+    for name, kinds in judged.items():
+        parts = []
+        for (mode, kind), (n, vbad, bad, err) in sorted(kinds.items()):
+            parts.append("%s %s %d (%d very bad, %d bad+, %.2f EMG)"
+                         % (mode, "doubles" if kind == "turn" else "answers", n, vbad, bad, err))
+        out.append("  %-18s %s" % (name, "; ".join(parts)))
+    return out
+
+
 class Totals:
     """gnubg's figures summed over both players and every file of one kind of play."""
 
@@ -265,4 +358,8 @@ def run(level=6, matches=20, money_games=50, seed=1, show_marks=False):
         print(t.line(label), flush=True)
         for line in bad:
             print("    very bad:", line)
+    print("the same records' cube decisions judged offline by gnubg-nn 0-ply's chances through the "
+          "bot's cube model (both sides; very bad: %.2f EMG or more):" % VERY_BAD)
+    for line in offline_lines(offline(texts, level)):
+        print(line, flush=True)
     return out
