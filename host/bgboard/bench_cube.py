@@ -125,6 +125,23 @@ def _decision_points(text):
     return out
 
 
+def model_decides(kind, m, pr):
+    """The bot's cube model's decision (bgcore.cube) at decision point `m` (kind "turn": double?
+    "offer": take?) given chances `pr` of the side on roll."""
+    from bgcore import cube
+    x = cube.efficiency(m.pos)
+    taker = [cube.P - pr[0], pr[3], pr[4], pr[1], pr[2]]
+    if m.rules.mode == "match":
+        a, b = cube._aways(m, m.turn)
+        post = m.crawford_done
+        if kind == "turn":
+            return cube.match_double(pr, a, b, m.cube, post, m.owner == -1, x)
+        return cube.match_take(taker, b, a, m.cube, post, x)
+    if kind == "turn":
+        return cube.money_double(pr, m.owner == -1, m.rules.jacoby, x)
+    return cube.money_take(taker, x)
+
+
 def very_bad_lines(text, marks):
     """A line for each cube decision gnubg marks "very bad" in one record (`marks` from
     analyse): the decision, score and cube, the Position ID, gnubg's chances of the side on roll
@@ -146,22 +163,12 @@ def very_bad_lines(text, marks):
         if m is None:
             continue
         g = [int(round(v * cube.P)) for v in probs]
-        x = cube.efficiency(m.pos)
-        taker = [cube.P - g[0], g[3], g[4], g[1], g[2]]
+        right = model_decides(kind, m, g)
         if m.rules.mode == "match":
             a, b = cube._aways(m, m.turn)
-            post = m.crawford_done
-            where = "%d-%d away%s" % (a, b, ", post-Crawford" if post else "")
-            if kind == "turn":
-                right = cube.match_double(g, a, b, m.cube, post, m.owner == -1, x)
-            else:
-                right = cube.match_take(taker, b, a, m.cube, post, x)
+            where = "%d-%d away%s" % (a, b, ", post-Crawford" if m.crawford_done else "")
         else:
             where = "money"
-            if kind == "turn":
-                right = cube.money_double(g, m.owner == -1, m.rules.jacoby, x)
-            else:
-                right = cube.money_take(taker, x)
         did = action in ("double", "take")
         ahead = lookahead.ahead(bot, m.pos)
 
@@ -218,8 +225,7 @@ def _as_it_plays(bot, kind, m, gnubg_pr):
 
 
 def _network_alone(bot, kind, m, gnubg_pr):
-    nd, dt, dp, _emg = cube_equities(m, bot.chances(m.pos))
-    return min(dt, dp) > nd if kind == "turn" else dt <= dp
+    return model_decides(kind, m, bot.chances(m.pos))
 
 
 DECIDERS = (("as it plays", _as_it_plays), ("the network alone", _network_alone))
