@@ -114,7 +114,8 @@ def test_a_demo_game_pulled_off_the_chip_verifies(game_board, tmp_path):
 def test_the_bot_scores_plays_on_the_chip_as_on_cpython(tmp_path):
     """The bot's equities of every play along a seeded game (tests/mp/chip_equities.py) on the
     chip, whose scan runs in native code with its first-layer sums in Thumb code
-    (bgcore.scan_thumb), are CPython's, integer for integer."""
+    (bgcore.scan_thumb) and its first layer's weights read where the network file lies in flash
+    (bgcore.netflash), are CPython's, integer for integer."""
     from conftest import FIRMWARE_LIB, ROOT
     script = ROOT / "tests" / "mp" / "chip_equities.py"
     cpy = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
@@ -128,6 +129,7 @@ def test_the_bot_scores_plays_on_the_chip_as_on_cpython(tmp_path):
     finally:
         b.stop()
     assert (want["delta"], got["delta"]) == ("python", "thumb")
+    assert (want["first_layer"], got["first_layer"]) == ("module", "flash")
     assert want["plays"] > 500 and got["plays"] == want["plays"]
     assert got["sums"] == want["sums"]
 

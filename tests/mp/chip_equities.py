@@ -1,11 +1,13 @@
-# The bot's equities of every play along a seeded game (level 6's hints, the dice from a
-# linear congruential generator), for tests/test_chip.py: run on the emulated chip (its scan in
-# native code, the first layer's sums in Thumb code) and on CPython (Python loops), the same
-# integers. Prints one JSON line: the code of the scan's delta, the plays scored, and the sum
-# of their equities position by position.
+# The bot's equities of every play along a seeded game played to its end (level 6's hints, the
+# dice from a linear congruential generator), for tests/test_chip.py: run on the emulated chip
+# (its scan in native code, the first layer's sums in Thumb code, its weights read in flash) and
+# on CPython (Python loops), the same integers. Prints one JSON line: the code of the scan's
+# delta, where the first layer's weights are read (flash, heap, or a module's), the plays
+# scored, and the sum of their equities position by position.
 import json
 
 from bgcore import bot as _bot
+from bgcore import net as _net
 from bgcore.bot import Bot
 from bgcore.position import Position
 
@@ -21,7 +23,7 @@ def die():
 pos = Position.initial()
 plays_scored = 0
 sums = []
-for move in range(40):
+for move in range(200):          # the whole game: its race too (the race network)
     d1, d2 = die(), die()
     plays = pos.plays(d1, d2)
     eq = bot.equities(pos, plays)
@@ -30,4 +32,6 @@ for move in range(40):
     pos = pos.apply(bot.hint(pos, d1, d2))
     if pos.is_over():
         break
-print(json.dumps({"delta": _bot.DELTA_CODE, "plays": plays_scored, "sums": sums}))
+first = "flash" if _net._FLASH else ("heap" if _net.FILE else "module")
+print(json.dumps({"delta": _bot.DELTA_CODE, "first_layer": first, "plays": plays_scored,
+                  "sums": sums}))

@@ -38,7 +38,8 @@ _AHEAD_CODE = ("bgcore.lookahead", "bgcore.dance", "bgcore.dancenet")
 # both networks (made from their modules, which then leave the heap: each network keeps its
 # first layer's bytes and has its own copies of the rest). A board keeps one set of tables and
 # reads the network a decision needs into them from its network file when that changes (about
-# twice a game: a few milliseconds), so the race network costs it no heap.
+# twice a game: a few milliseconds), so the race network costs it no heap (an RP2040 reads the
+# first layer in flash: bgcore.net).
 _nets = []              # [main, race]; on a board [its one network]
 _held = [0]             # on a board: the network its tables hold (0 main, 1 race)
 
@@ -120,6 +121,12 @@ def _native_for(net):
     # the native functions (see _natives) where they serve this network (a second layer of 16
     # units, as scan_native.equity is written for), else None
     return _native[0] if net._add is not None and net.h2 == 16 else None
+
+
+def delta_rows(net):
+    # what the scan's delta reads the first layer through: the Thumb version the rows'
+    # addresses (the chip: its first layer in flash, bgcore.net), the viper one the weights
+    return net.row_addresses() if _eqt else net.w1
 
 
 def _tables(net):
@@ -231,7 +238,7 @@ class Bot:
         ctx = _set_ctx(net, raw)
         acc = self._acc
         work = self._work
-        w1 = net.w1
+        w1 = delta_rows(net)
         b1 = net.b1
         b2, wo, w2 = net.eq_tables
         h1 = net._h1
@@ -381,7 +388,7 @@ class Bot:
             changes, delta = _native[0][:2]
             c, o = plays._record(k)
             changes(c, o, _ctx)
-            delta(work, self._acc, _ctx, net.w1)
+            delta(work, self._acc, _ctx, delta_rows(net))
         else:
             from bgcore.scan_python import sums
             sums(self, net, pos.raw, plays, k)

@@ -203,11 +203,18 @@ def more_rows(raw, with_shots, out):
 # bgcore.racenet (the network for races, trained on race positions only; the same shape). The
 # laptop and a library run from its sources import those. A board gets them as one data file
 # instead, bgcore/nets.bin beside this module (bgcore.netfile): there one network's tables are
-# made at import and Net.read_network() fills them with either network.
+# made at import and Net.read_network() fills them with either network. On an RP2040 the first
+# layer, the largest table, is read where the file lies in flash (bgcore.netflash: its rows'
+# addresses, which the native loops take in its place); a file not found whole there is copied
+# into the heap as elsewhere.
 NETS_MAGIC = b"bgnets1\n"   # the first bytes of a board's network file (its header: 12 bytes)
 FILE = None             # the path of the board's network file, when this library has one
 _tabs = None            # the tables its networks are read into (w1, b1, w2, b2, wo, bo, sig)
 _sizes = None           # their sizes in bytes
+_FLASH = None           # on an RP2040: (where the file lies in flash, bgcore.netflash.locate's
+                        # blocks; the flash's address): the first layer is read there, through
+_rows = None            # the address of each of its rows (int32; the rows split between two
+_spill = None           # blocks are copied into _spill), instead of from a copy in the heap
 
 
 def _board_file():
@@ -222,16 +229,32 @@ def _board_file():
         return None
 
 
-def _tables(h, h2):
+def _tables(h, h2, flash):
     # a network's tables, zero: its first layer first (the largest block, before more code
-    # loads), the rest made from one block of zeros (no garbage between them)
+    # loads; none where it is read in flash), the rest made from one block of zeros (no garbage
+    # between them)
     global _sizes
     m = h2 or h
     n = _sizes = (ROWS * h, 2 * h, 2 * h2 * h, 4 * h2, 12 * m, 24, 258)
-    w1 = bytearray(n[0])
+    w1 = None if flash else bytearray(n[0])
     z = memoryview(bytes(max(n[1:]) >> 1))
     return [w1, array("h", z[:n[1] >> 1]), array("h", z[:n[2] >> 1]), array("i", z[:n[3] >> 2]),
             array("h", z[:n[4] >> 1]), array("i", z[:n[5] >> 2]), array("h", z[:n[6] >> 1])]
+
+
+def _in_flash(path, size):
+    # on an RP2040 (MicroPython's rp2 port, whose flash is mapped into memory): where the network
+    # file lies in flash (bgcore.netflash), with the flash's address; else None
+    try:
+        import rp2
+        from uctypes import addressof
+    except ImportError:
+        return None
+    flash = rp2.Flash()     # (a read-only buffer of the filesystem's flash: the stubs omit it)
+    from bgcore import netflash
+    with open(path, "rb") as f:
+        blocks = netflash.locate(memoryview(flash), f, size)  # type: ignore[arg-type]
+    return (blocks, addressof(flash)) if blocks else None
 
 
 _found = _board_file()
@@ -240,11 +263,15 @@ if _found:
     if _head[:8] != NETS_MAGIC or len(_head) < 12:
         raise ValueError("%s is not a network file (flash the firmware again)" % FILE)
     configure(_head[10], _head[11] & 1, _head[11] >> 1)
-    _tabs = _tables(_head[8], _head[9])
+    _FLASH = _in_flash(FILE, _size)
+    _tabs = _tables(_head[8], _head[9], _FLASH)
     if _size != 12 + 2 * sum(_sizes):       # (both networks, whole)
         raise ValueError("%s is %s (flash the firmware again)"
                          % (FILE, "cut short" if _size < 12 + 2 * sum(_sizes) else
                             "not a network file"))
+    if _FLASH:      # the first layer's row addresses, and the rows split between two blocks
+        _rows = array("i", bytes(4 * ROWS))
+        _spill = bytearray(_head[8] * len(_FLASH[0]))
     del _head, _size
 else:
     try:
@@ -252,7 +279,8 @@ else:
         configure(_w.LEVELS, getattr(_w, "SHOTS", 0), getattr(_w, "CONTACT", 0))
     except ImportError:         # not trained yet: tools/train_bot.py configures it
         pass
-del _found, _board_file, _tables    # (needed at import only: their code leaves the heap)
+del _found, _board_file, _tables, _in_flash     # (needed at import only: their code leaves
+                                                # the heap)
 
 
 # The network's inner loops in native code where MicroPython has a native emitter (Thumb on the
@@ -288,22 +316,46 @@ class Net:
             self.w1, self.b1, self.w2, self.b2, self.wo, self.bo, self.sig = _tabs
             self.h = len(self.b1)
             self.h2 = len(self.b2)
+            self.rows = _rows       # in flash: the first layer's rows' addresses (w1 None)
             self.read_network(0)
         else:                   # the laptop, a library run from its sources: a module
             from bgcore import netmodules
             netmodules.from_module(self, weights)
+            self.rows = None
         self._h1 = array("i", [0] * self.h)
         self._h2 = array("i", [0] * self.h2)
         self._sums = array("i", [0] * max(self.h2, 6))
         self._add, self._hidden, self._dots, self._load = _natives()
-        self._dims = array("i", [self.h, LEVELS, _BAR_ROW, _OFF_ROW])    # for the native load
+        # for the native load: hidden size, LEVELS, the first bar and borne-off rows, 1 where
+        # the rows are read through self.rows
+        self._dims = array("i", [self.h, LEVELS, _BAR_ROW, _OFF_ROW,
+                                 1 if self.w1 is None else 0])
         self._more = []         # the native load's rows beyond the places (more_rows), reused
 
     def read_network(self, index):
         """Fill this network's tables, in place, with network `index` (0 main, 1 race) of the
-        board's network file."""
+        board's network file (where the first layer is read in flash: its rows' addresses)."""
         from bgcore import netfile      # (for this moment only: it drops itself)
-        netfile.read(_tabs, FILE, 12 + index * sum(_sizes), _sizes)
+        first = 12 + index * sum(_sizes)
+        netfile.read(_tabs, FILE, first, _sizes)
+        if _FLASH:
+            from bgcore import netflash
+            from uctypes import addressof
+            with open(FILE, "rb") as f:
+                netflash.rows(_FLASH[0], _FLASH[1], first, self.h, _rows, _spill,
+                              addressof(_spill), f)
+
+    def row_addresses(self):
+        """The first layer's rows' addresses (int32, one a row; the chip's Thumb scan reads
+        them): those in flash, or made once for the heap's copy."""
+        if self.rows is None:
+            from uctypes import addressof
+            a = addressof(self.w1)
+            h = self.h
+            self.rows = array("i", bytes(4 * ROWS))
+            for r in range(ROWS):
+                self.rows[r] = a + r * h
+        return self.rows
 
     def new_acc(self):
         return array("i", [0] * (self.h + 1))
@@ -313,7 +365,10 @@ class Net:
         h = self.h
         o = r * h
         if self._add:
-            self._add(acc, w, o, h, 1)
+            if w is None:                       # in flash: the row's address
+                self._add(acc, 0, self.rows[r], h, 1)
+            else:
+                self._add(acc, w, o, h, 1)
             return
         for j in range(h):
             acc[j] += w[o + j]
@@ -324,7 +379,10 @@ class Net:
         h = self.h
         o = r * h
         if self._add:
-            self._add(acc, w, o, h, -1)
+            if w is None:
+                self._add(acc, 0, self.rows[r], h, -1)
+            else:
+                self._add(acc, w, o, h, -1)
             return
         for j in range(h):
             acc[j] -= w[o + j]
@@ -334,7 +392,11 @@ class Net:
         """acc = the sums for the 52-byte position `raw` (first half = just moved); without
         the shot row when `shot_rows` is false (a parent whose plays add their own)."""
         if self._load:
-            self._load(acc, raw, self.w1, self._dims)
+            w = self.w1
+            if w is None:
+                self._load(acc, raw, 0, self._dims, self.rows)
+            else:
+                self._load(acc, raw, w, self._dims, self._dims)
             if SHOTS or CONTACT:
                 more = self._more
                 del more[:]

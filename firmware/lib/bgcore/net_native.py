@@ -16,15 +16,18 @@ def add(acc, w, o: int, h: int, sign: int):
     a[h] += sign
 """, """
 @micropython.viper
-def load(acc, raw, w, dims):
+def load(acc, raw, w, dims, rows):
     # acc = the sums of the 52-byte position raw's rows (rows() without the shot row); dims:
-    # int32 hidden size, LEVELS, the first bar and borne-off rows (bgcore.net's numbering)
+    # int32 hidden size, LEVELS, the first bar and borne-off rows (bgcore.net's numbering), 1
+    # where a row r is read at rows[r] (its address; w 0) instead of at r * h in w
     a = ptr32(acc)
     b = ptr8(raw)
     p = ptr8(w)
     d = ptr32(dims)
+    t = ptr32(rows)
     h = d[0]
     lv = d[1]
+    by_rows = d[4]
     j = 0
     while j <= h:
         a[j] = 0
@@ -51,6 +54,8 @@ def load(acc, raw, w, dims):
                     n = lv
                 r = (side * 24 + place - 1) * lv + n - 1
             o = r * h
+            if by_rows:
+                o = t[r]
             j = 0
             while j < h:
                 a[j] += p[o + j]

@@ -16,12 +16,15 @@ TABLES = ("W1", "B1", "W2", "B2", "WO", "BO", "SIGMOID")    # Net's w1, b1, w2, 
 
 def read(tabs, path, offset, sizes):
     """Fill a network's tables `tabs` (bgcore.net's, of `sizes` bytes) in place with the
-    network at `offset` in the file at `path`; then this module leaves the heap."""
+    network at `offset` in the file at `path` (a table that is None, read where it lies, is
+    passed over); then this module leaves the heap."""
     done()
     with open(path, "rb") as f:
         f.seek(offset)
         for t, size in zip(tabs, sizes):
-            if size and f.readinto(t) != size:
+            if t is None:
+                f.seek(size, 1)
+            elif size and f.readinto(t) != size:
                 raise ValueError("%s is cut short (flash the firmware again)" % path)
 
 

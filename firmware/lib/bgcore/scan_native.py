@@ -428,15 +428,16 @@ def estimate(ctx, g, q: int) -> int:
     return s
 """, """
 @micropython.viper
-def weights(w1, big, g, h: int, n: int, lv: int):
+def weights(w1, big, g, h: int, n: int, lv: int, rows, by_rows: int):
     # g[k] = (the sum over j of big[j] * (w1[r * h + j] - 128)) >> 6, offset by 2**28, for the
     # rows r a play can change (big: h numbers offset by 2**15, each within 1..2**16 - 1): the
     # mover's points' rows (k = r), the opponent's points' rows of one checker (a blot hit:
     # then k = 24 * lv + its point's index) and every row from the bars on (k = r - 24 * lv +
-    # 24), n rows in all
+    # 24), n rows in all; with by_rows, row r is read at rows[r] (its address; w1 0)
     w = ptr8(w1)
     b = ptr32(big)
     e = ptr32(g)
+    t = ptr32(rows)
     a = 24 * lv
     k = 0
     while k < n:
@@ -447,6 +448,8 @@ def weights(w1, big, g, h: int, n: int, lv: int):
             else:
                 r = k + a - 24
         p = r * h
+        if by_rows:
+            p = t[r]
         s = 0x8000000
         j = 0
         while j < h:

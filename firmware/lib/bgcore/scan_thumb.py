@@ -2,7 +2,8 @@
 # inline Thumb assembler, ARMv6-M: the RP2040's Cortex-M0+), the same integers as the viper
 # versions, which the chip runs at about 100 cycles a weight. `delta`: work = acc, then the
 # first-layer rows that `changes` listed for a play added (2 * row) or removed (2 * row + 1),
-# each row's count in work[h] (a play's ~9 rows: 290 -> 70 us a call on the emulated RP2040).
+# each row's count in work[h] (a play's ~9 rows: 290 -> 70 us a call on the emulated RP2040),
+# each row read at its address (bgcore.net.Net.row_addresses: the chip's rows lie in flash).
 # `equity`: the network's equity from those sums as scan_native.equity works it out, its
 # tables' addresses and its scratch in an int32 array bgcore.bot keeps (171 -> 77 us a call).
 # Compiled by bgcore.bot at import where the assembler exists (bgcore.native returns None
@@ -12,7 +13,8 @@
 SOURCE = ("""
 @micropython.asm_thumb
 def delta(r0, r1, r2, r3):
-    # r0 work, r1 acc (int32), r2 ctx (int32), r3 the first layer's weights (bytes, h a row)
+    # r0 work, r1 acc (int32), r2 ctx (int32), r3 the first layer's rows' addresses (int32;
+    # bgcore.net.Net.row_addresses: in flash, or in the heap)
     ldr(r4, [r2, 12])       # r4 = h, for the whole call
     mov(r5, r0)
     mov(r6, r1)
@@ -39,8 +41,9 @@ def delta(r0, r1, r2, r3):
     push({r0, r1})
     mov(r2, r0)             # r2 walks work
     lsr(r7, r6, 1)
-    mul(r7, r4)
-    add(r7, r7, r3)         # r7 walks the row's weights
+    lsl(r7, r7, 2)
+    add(r7, r7, r3)
+    ldr(r7, [r7, 0])        # r7 walks the row's weights, from its address
     mov(r1, r4)             # r1 counts them
     lsl(r6, r6, 31)
     bmi(minus)

@@ -64,7 +64,11 @@ def _weights(net, acc):
         big[j] = (32767 if v > 32767 else (-32767 if v < -32767 else v)) + 0x8000
     native = _bot._native_for(net)
     if native:                      # (int32s to the native code, in one block)
-        native[4](net.w1, big, _G, h, _N, _netmod.LEVELS)
+        w1 = net.w1
+        if w1 is None:                  # (in flash: read through the rows' addresses)
+            native[4](0, big, _G, h, _N, _netmod.LEVELS, net.rows, 1)
+        else:
+            native[4](w1, big, _G, h, _N, _netmod.LEVELS, big, 0)
         return _G
     est = array("i", bytes(4 * _N))
     w1 = net.w1
@@ -95,7 +99,7 @@ def shortlist(bot, pos, plays, cap, anchor=None, skip=None):
         if anchor is not None:                  # the anchor's sums, in the bot's spare ones
             c, o = plays._record(anchor)
             changes(c, o, ctx)
-            native[1](bot._work, acc, ctx, net.w1)
+            native[1](bot._work, acc, ctx, _bot.delta_rows(net))
     else:
         from bgcore.scan_python import changes, parent
         par = parent(raw)
