@@ -244,16 +244,18 @@ def _tables(h, h2, flash):
 
 def _in_flash(path, size):
     # on an RP2040 (MicroPython's rp2 port, whose flash is mapped into memory): where the network
-    # file lies in flash (bgcore.netflash), with the flash's address; else None
+    # file lies in flash (bgcore.netflash), with the flash's address; else None (elsewhere, or an
+    # rp2 firmware whose Flash gives no buffer: the heap copy serves)
     try:
         import rp2
         from uctypes import addressof
-    except ImportError:
+        flash = rp2.Flash()     # (a read-only buffer of the filesystem's flash: the stubs omit it)
+        view = memoryview(flash)  # type: ignore[arg-type]
+    except Exception:
         return None
-    flash = rp2.Flash()     # (a read-only buffer of the filesystem's flash: the stubs omit it)
     from bgcore import netflash
     with open(path, "rb") as f:
-        blocks = netflash.locate(memoryview(flash), f, size)  # type: ignore[arg-type]
+        blocks = netflash.locate(view, f, size)
     return (blocks, addressof(flash)) if blocks else None
 
 
