@@ -238,7 +238,7 @@ class Bot:
         ctx = _set_ctx(net, raw)
         acc = self._acc
         work = self._work
-        w1 = delta_rows(net)
+        first = delta_rows(net)     # the first layer, as delta reads it
         b1 = net.b1
         b2, wo, w2 = net.eq_tables
         h1 = net._h1
@@ -259,7 +259,7 @@ class Bot:
                 tick()
             c, o = plays._record(i)
             changes(c, o, ctx)
-            delta(work, acc, ctx, w1)
+            delta(work, acc, ctx, first)
             if thumb:
                 v = bias + thumb(work, b1, eqt, h1)
             else:
