@@ -62,6 +62,11 @@ def test_marks_offer_and_delete_only_what_the_laptop_verified(tmp_path, mpy_lib,
     assert rest[5] == "files 0002.bgr 0003.bgr"
     assert rest[6] == ("room flash nearly full (4 KB free): pull the records "
                        "(bgboard logs pull --delete)")
+    # DEL refuses the record to resume and takes a finished one LOGS lists closed, though the
+    # board still names it (`bgboard logs pull --delete` failed on its "ERR busy")
+    assert rest[7] == "ERR busy 0003.bgr is the record of the game in progress"
+    assert rest[9] == "OK DEL 0002.bgr"
+    assert rest[11] == "files 0003.bgr"
 
 
 def test_the_free_space_is_looked_up_only_when_the_files_change(tmp_path, mpy_lib):

@@ -79,3 +79,10 @@ print("deleted", room.delete_pulled(j))
 print("files", " ".join(n for n in sorted(os.listdir(sys.argv[1])) if n.endswith(".bgr")))
 j.offer = None
 print("room", room.no_room(j))
+# a finished record whose file is closed and whose name the board still shows (a ranked game's
+# after it is closed): LOGS lists it closed, so DEL takes it; the one to resume stays
+j.name = "0002.bgr"
+j.f = None
+ask("DEL", "0003.bgr")
+ask("DEL", "0002.bgr")
+print("files", " ".join(n for n in sorted(os.listdir(sys.argv[1])) if n.endswith(".bgr")))

@@ -150,7 +150,10 @@ def delete(link, args):
         return
     j = link.app.journal
     name = args[0]
-    if name == j.name or name == j.settings.get("current"):
+    from bgapp.index import closed      # as PULLED has it: the record written to or to resume
+    done = closed(j, name)              # stays; a finished one whose name STATE keeps may go
+    _drop_index()
+    if not done:
         link.send("ERR busy %s is the record of the game in progress" % name)
         return
     if name == "settings.json":
