@@ -367,10 +367,9 @@ class Net:
         h = self.h
         o = r * h
         if self._add:
-            if w is None:                       # in flash: the row's address
-                self._add(acc, 0, self.rows[r], h, 1)
-            else:
-                self._add(acc, w, o, h, 1)
+            if w is None:                       # in flash: the row at its address
+                w, o = 0, self.rows[r]
+            self._add(acc, w, o, h, 1)
             return
         for j in range(h):
             acc[j] += w[o + j]
@@ -382,9 +381,8 @@ class Net:
         o = r * h
         if self._add:
             if w is None:
-                self._add(acc, 0, self.rows[r], h, -1)
-            else:
-                self._add(acc, w, o, h, -1)
+                w, o = 0, self.rows[r]
+            self._add(acc, w, o, h, -1)
             return
         for j in range(h):
             acc[j] -= w[o + j]
