@@ -3,6 +3,7 @@ the firmware compiled as a board runs it (bgboard.build), and a way to build pos
 hand. The suite runs with user directories of its own (below)."""
 
 import atexit
+import functools
 import os
 import shutil
 import subprocess
@@ -49,6 +50,14 @@ def compile_lib(dest):
 @pytest.fixture(scope="session")
 def mpy_lib(tmp_path_factory):
     return compile_lib(tmp_path_factory.mktemp("mpy_lib"))
+
+
+@functools.lru_cache(maxsize=None)
+def chip_heap(kb):
+    """-X heapsize for a unix-port heap standing in for an RP2040's of KB kilobytes: that and
+    the first layer's copy that the chip reads in flash and this port holds in its heap
+    (bgboard.build.heap_beyond_chip; the drives' PEAK figures count it out)."""
+    return "%dk" % (kb + (build.heap_beyond_chip() + 1023) // 1024)
 
 
 def run_micropython(script, *args, heap="64k", timeout=300, stdin=None, lib=None, extra_path=(),

@@ -12,7 +12,7 @@ from bgcore.bot import Bot
 from bgcore.net import race, escapes, prime, rows, CONTACT, _ESC_ROW
 from bgcore.match import Match, Rules, MATCH, MONEY, TURN, DOUBLED
 from bgcore import cube
-from conftest import board, compile_lib, micropython_path, tool_path
+from conftest import board, chip_heap, compile_lib, micropython_path, tool_path
 from bgboard import paths
 
 ROOT = paths.REPO
@@ -125,10 +125,12 @@ def _cpython_game(*args):
 # play); level 6's look ahead (bgcore.lookahead's reply lists, in a heap in pieces) needs
 # about 90 KB on the unix port (59 KB before it), and a few sizes up to 98 KB fail as the
 # pieces fall (a module loaded at the first big roll): 128k
-@pytest.mark.parametrize("levels,heap", [((6, 6), "128k"), ((2, 5), "72k")])
-def test_micropython_plays_the_same_games_in_a_small_heap(tmp_path, levels, heap):
+# (heaps as an RP2040's: the unix port gets the first layer's copy on top, conftest.chip_heap)
+@pytest.mark.parametrize("levels,kb", [((6, 6), 128), ((2, 5), 72)])
+def test_micropython_plays_the_same_games_in_a_small_heap(tmp_path, levels, kb):
     lib = _compiled(tmp_path)
     args = [levels[0], levels[1], 7, 2]
+    heap = chip_heap(kb)
     out = subprocess.run([micropython_path(), "-X", "heapsize=" + heap, "-m", "mp_bot_game"]
                          + [str(a) for a in args],
                          capture_output=True, text=True, timeout=300,

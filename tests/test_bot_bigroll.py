@@ -10,7 +10,7 @@ import random
 import subprocess
 import sys
 
-from conftest import FIRMWARE_LIB, ROOT, run_micropython
+from conftest import FIRMWARE_LIB, ROOT, chip_heap, run_micropython
 
 sys.path.insert(0, str(FIRMWARE_LIB))
 
@@ -106,8 +106,8 @@ def test_big_rolls_play_the_same_on_micropython(mpy_lib):
                          env={"PYTHONPATH": str(FIRMWARE_LIB)}, timeout=300)
     assert cpy.returncode == 0, cpy.stderr
     # a 748-play list takes about 35 KB of a 64-bit port's heap (less on the chip)
-    native = run_micropython(CHECK, rolls, lib=mpy_lib, heap="128k", timeout=300)
-    plain = run_micropython(CHECK, rolls, "python", lib=mpy_lib, heap="128k", timeout=300)
+    native = run_micropython(CHECK, rolls, lib=mpy_lib, heap=chip_heap(128), timeout=300)
+    plain = run_micropython(CHECK, rolls, "python", lib=mpy_lib, heap=chip_heap(128), timeout=300)
     assert native.returncode == 0 and plain.returncode == 0, native.stderr + plain.stderr
     assert native.stdout.splitlines()[0] == "native"
     assert plain.stdout.splitlines()[0] == "python"

@@ -170,7 +170,8 @@ def test_a_chouette_replays_on_micropython_as_on_cpython(tmp_path, mpy_lib):
 
 # ---- on the board, by keys ---------------------------------------------------------------------
 # A chouette's code and state come on top of a game's: on the unix port (8-byte words, so about
-# twice a Pico's heap use) the board's chouette runs in 256k. Its live peak stays under 192 KB
+# twice a Pico's heap use) the board's chouette runs in 256k (and the first layer's copy, which
+# the chip reads in flash: conftest.chip_heap). Its live peak stays under 192 KB
 # plus the firmware's names, which the board interns at power-up (bgnames, since the soak found a
 # long session with no room for MicroPython's next table of names): 17 KB more than a chouette
 # meets by itself on the unix port (the 1,280-name table, 14 KB, and the names of what a
@@ -181,9 +182,9 @@ PROFILE = ROOT / "hardware" / "profiles" / "reference.json"
 
 
 def board(data_dir, mpy_lib, *script, seed=5):
-    from conftest import run_micropython
+    from conftest import chip_heap, run_micropython
     r = run_micropython(DRIVE, str(data_dir), str(PROFILE), "SEED %d" % seed, *script,
-                        heap="256k", lib=mpy_lib, timeout=300)
+                        heap=chip_heap(256), lib=mpy_lib, timeout=300)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr
     return r.stdout
 

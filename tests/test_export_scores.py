@@ -36,7 +36,7 @@ def record(rules, events, players=("Ann", "Ben")):
 
 
 # level-1 bots against themselves; the seeds give the result named (checked below)
-@pytest.mark.parametrize("seed, how, points", [(2, "gammon", 2), (7, "backgammon", 3)])
+@pytest.mark.parametrize("seed, how, points", [(2, "gammon", 2), (17, "backgammon", 3)])
 def test_nocube_gammons_score_in_gnubg_as_on_the_board(tmp_path, seed, how, points):
     rec = tmp_path / "game.bgr"
     rec.write_text(play_record(Rules(NOCUBE), random.Random(seed), ("bot:6", "bot:6"), level=1))
@@ -128,7 +128,7 @@ def test_export_output_errors_are_one_line(tmp_path):
 def test_a_record_name_two_boards_share_names_both(tmp_path):
     import os
     archive = tmp_path / "data" / "bgboard" / "archive"
-    for board, seed in (("E6614103E7", 1), ("E6614104A1", 7)):
+    for board, seed in (("E6614103E7", 1), ("E6614104A1", 17)):
         (archive / board).mkdir(parents=True)
         (archive / board / "0001.bgr").write_text(
             play_record(Rules(NOCUBE), random.Random(seed), ("Ann", "Ben"), level=1))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_micropython
+from conftest import ROOT, chip_heap, run_micropython
 
 from bgboard.vboard import DEFAULT_HEAP
 from bgcore.record import replay
@@ -79,7 +79,7 @@ def test_smallest_heap_for_a_level_6_game(tmp_path, mpy_lib):
     for kb in (216, 208, 200, 192, 176, 160, 144, 128):
         d = tmp_path / str(kb)
         d.mkdir()
-        r = drive(d, "KEY P9", "KEY OK", "GAME", heap="%dk" % kb, lib=mpy_lib)
+        r = drive(d, "KEY P9", "KEY OK", "GAME", heap=chip_heap(kb), lib=mpy_lib)
         if r.returncode != 0 or "refused 0" not in r.stdout:
             assert kb < 216, r.stderr + r.stdout[-2000:]
             assert "MemoryError" in r.stderr + r.stdout

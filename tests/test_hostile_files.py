@@ -390,8 +390,8 @@ def test_verify_and_games_show_a_hostile_player_name_escaped(tmp_path, capsys):
     from bgboard.cli import main
     from fake_board import HOSTILE_MARKS, HOSTILE_TEXT
     f = tmp_path / "g.bgr"
-    # seed 0: Bob wins, so Ann's name shows twice (verify's line, the table's players)
-    f.write_text(play_record(Rules(MATCH, 1), random.Random(0), ("Ann" + HOSTILE_TEXT, "Bob")))
+    # seed 1: Bob wins, so Ann's name shows twice (verify's line, the table's players)
+    f.write_text(play_record(Rules(MATCH, 1), random.Random(1), ("Ann" + HOSTILE_TEXT, "Bob")))
     assert main(["verify", str(f)]) == 0
     assert main(["games", str(tmp_path)]) == 0
     out = capsys.readouterr()

@@ -22,7 +22,7 @@ import json
 import re
 import shutil
 
-from conftest import ROOT, run_micropython
+from conftest import ROOT, chip_heap, run_micropython
 from test_vboard import golden_image  # noqa: F401  (a fixture)
 
 DRIVE = ROOT / "tests" / "mp" / "long_session.py"
@@ -35,8 +35,9 @@ DRIVE = ROOT / "tests" / "mp" / "long_session.py"
 # directory, its layout the same on every machine: 236k-252k pass, 256k answers three lines
 # with ERR memory (so does 252k with the script run by its path, on one machine and not on
 # another); a 3 or 4 KB reserve did no better. 240k: the middle of that range, and the heap
-# an RP2040 has after boot)
-HEAP = "240k"
+# an RP2040 has after boot; the unix port gets the first layer the chip reads in flash on top:
+# conftest.chip_heap)
+HEAP = chip_heap(240)
 ANSWERS = 700           # answers to read (the run stops there)
 SETTINGS = {"mode": "money", "ch_n": 7, "opponent": 2, "ch_bots": 127, "real": 0,
             "ch_cubes": "single"}

@@ -12,7 +12,7 @@ bgnames.mpy the same run answers `ERR memory` to the GET of the first record.)""
 import re
 import string
 
-from conftest import ROOT, run_micropython
+from conftest import ROOT, chip_heap, run_micropython
 
 DRIVE = ROOT / "tests" / "mp" / "app_drive.py"
 PROFILE = ROOT / "hardware" / "profiles" / "reference.json"
@@ -49,7 +49,7 @@ def test_names_met_late_in_a_heap_in_pieces_need_no_new_table(tmp_path, mpy_lib)
     for step in LATE:
         script += ["SPLIT 4096", step]
     r = run_micropython(DRIVE, str(tmp_path), str(PROFILE), "SEED 7", *script, "NAMES", "MEM",
-                        heap="264k", lib=mpy_lib)
+                        heap=chip_heap(264), lib=mpy_lib)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr
     lines = r.stdout.splitlines()
     free = [int(ln.split()[1]) for ln in lines if ln.startswith("SPLIT ")]

@@ -1,7 +1,8 @@
 """A board reads its first layer's weights where its network file lies in flash
 (bgcore.netflash, here on CPython over the littlefs image the emulated Pico gets): every row read
 through the addresses it finds is the file's row, for both networks, rows split between two
-blocks included; a damaged copy in flash is not used (the board keeps its heap copy)."""
+blocks included; a damaged copy in flash is not used (the board keeps its heap copy). The heap a
+chip saves so is at least what the unix port's heap checks credit it with."""
 
 import io
 from array import array
@@ -48,6 +49,10 @@ def test_the_first_layer_is_read_where_the_file_lies_in_flash(tmp_path):
             assert memory[tab[r]:tab[r] + h] == want, (k, r)
             split += tab[r] >= spill_at
     assert split >= 1               # some row lies across a block boundary, and reads right
+    # the unix port's heap checks give it what a chip saves here (bgcore.net.flash_saves): never
+    # more than the first layer's copy less the addresses and spilled rows the chip keeps
+    from bgcore import net
+    assert 0 < net.flash_saves(h, len(nets)) <= rows * h - 4 * rows - len(spill)
 
 
 def test_a_damaged_copy_in_flash_is_not_used(tmp_path):

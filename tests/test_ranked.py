@@ -301,10 +301,9 @@ def test_a_malformed_header_is_named(won, change, why):
 
 def test_the_header_names_the_bots_choices_and_a_replay_refuses_other_ones(won):
     """A board whose bots chose differently (older firmware) gets its ranked records refused by
-    name, not as a move that is not the bot's, at every level (version 3's network and version
-    5's race network and version 6's contact inputs changed them all; a header without bot= is
-    version 1). Versions 7, 8 and 9 changed level 6 only: a level-3 record of version 6, 7 or 8
-    still replays."""
+    name, not as a move that is not the bot's, at every level (version 3's network, version 5's
+    race network, version 6's contact inputs and version 10's networks of 64+16 units changed them
+    all; a header without bot= is version 1). Versions 7, 8 and 9 changed level 6 only."""
     lines = payloads(won)
     tag = " bot=%d " % rk.BOT_PLAY
     assert tag in lines[0]
@@ -314,14 +313,11 @@ def test_the_header_names_the_bots_choices_and_a_replay_refuses_other_ones(won):
 
     assert verify_ranked(won).ok
     for field, v in ((" ", 1), (" bot=1 ", 1), (" bot=2 ", 2), (" bot=3 ", 3), (" bot=4 ", 4),
-                     (" bot=5 ", 5)):
+                     (" bot=5 ", 5), (" bot=6 ", 6), (" bot=7 ", 7), (" bot=8 ", 8), (" bot=9 ", 9)):
         assert _rejected(with_field(lines, field)) == (
             "line 1: the level-3 bot of this game (bot=%d) chose differently from this replay's "
             "(%d): its board needs new firmware (bgboard flash) before ranked games"
             % (v, rk.BOT_PLAY))
-    assert verify_ranked(with_field(lines, " bot=6 ")).ok
-    assert verify_ranked(with_field(lines, " bot=7 ")).ok
-    assert verify_ranked(with_field(lines, " bot=8 ")).ok
     six = payloads(play_ranked(6, 6, nonce=bytes(32), person_seed=3))
     assert verify_ranked(rechain(six)).ok
     older = ("line 1: the level-6 bot of this game (bot=1) chose differently from this replay's "
@@ -334,6 +330,7 @@ def test_the_header_names_the_bots_choices_and_a_replay_refuses_other_ones(won):
     assert _rejected(with_field(six, " bot=6 ")) == older.replace("(bot=1)", "(bot=6)")
     assert _rejected(with_field(six, " bot=7 ")) == older.replace("(bot=1)", "(bot=7)")
     assert _rejected(with_field(six, " bot=8 ")) == older.replace("(bot=1)", "(bot=8)")
+    assert _rejected(with_field(six, " bot=9 ")) == older.replace("(bot=1)", "(bot=9)")
     assert _rejected(with_field(six, " bot=%d " % (rk.BOT_PLAY + 1))) == (
         "line 1: the level-6 bot of this game (bot=%d) is newer than this replay's (%d): "
         "update bgboard" % (rk.BOT_PLAY + 1, rk.BOT_PLAY))

@@ -13,10 +13,11 @@
 # (the defaults write the committed botnet.py; --race and --dance-readout the committed
 # racenet.py and dancenet.py).
 #
-#   .venv/bin/python tools/train_bot.py                 # the network, with contact inputs, on
-#                                                       # 60,000 games' examples (the games about
-#                                                       # 15 min on this 2-core machine, the
-#                                                       # training about 9; 4.6 GB of memory)
+#   .venv/bin/python tools/train_bot.py                 # the network (64+16 units), with contact
+#                                                       # inputs, on 60,000 games' examples (the
+#                                                       # games about 15 min on this 2-core
+#                                                       # machine, the training about 15; 4.6 GB
+#                                                       # of memory)
 #   .venv/bin/python tools/train_bot.py --games 2000 --epochs 2 --out /tmp/botnet.py   # a quick try
 #   .venv/bin/python tools/train_bot.py --epochs 18 --quantized-epochs 2 --out /tmp/botnet.py
 #                                                       # the last two epochs run the network
@@ -469,7 +470,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--hidden", type=int, default=32,
+    ap.add_argument("--hidden", type=int, default=64,
                     help="first hidden layer (a race network must have the main one's shape)")
     ap.add_argument("--hidden2", type=int, default=16, help="second hidden layer (0: none)")
     ap.add_argument("--levels", type=int, default=6, help="count levels per point")

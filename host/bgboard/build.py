@@ -84,6 +84,18 @@ def nets_file(lib):
     return net.NETS_MAGIC + bytes(nets[0][0]) + b"".join(data for _, _, data in nets)
 
 
+def heap_beyond_chip(lib=None):
+    """The heap in bytes that MicroPython's unix port holds for the first layer of NETS_FILE (the
+    library LIB's networks) and an RP2040 does not, reading it in flash (bgcore.net.flash_saves;
+    0 without the networks): what a heap standing in for a chip's needs on top."""
+    lib = Path(lib or paths.FIRMWARE_LIB)
+    if not data_files(lib):
+        return 0
+    from bgcore import net
+    data = nets_file(lib)
+    return net.flash_saves(data[8], len(data))
+
+
 def compile_lib(dest, lib=None, package=None):
     """Compile the firmware library LIB (default firmware/lib; only its PACKAGE subfolder when
     given) to .mpy files under DEST, in the same layout, the networks' modules made into

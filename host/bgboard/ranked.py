@@ -51,8 +51,9 @@ class _Reject(Exception):
 # race network changed every level's choices again, and version 6's network with contact inputs
 # did once more; version 7 keeps levels 1-5 of version 6: level 6 averages its look ahead with
 # the network, and versions 8 and 9 keep levels 1-5 of version 7: level 6 looks ahead at three
-# plays, then four.)
-PLAYS_AS_NOW = {6: (1, 2, 3, 4, 5), 7: (1, 2, 3, 4, 5), 8: (1, 2, 3, 4, 5)}
+# plays, then four; version 10's networks of 64+16 units changed every level's choices again:
+# no older version plays as it does.)
+PLAYS_AS_NOW: dict[int, tuple[int, ...]] = {}
 
 
 def _bot_play(info, level):

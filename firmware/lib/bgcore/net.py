@@ -215,6 +215,22 @@ _FLASH = None           # on an RP2040: (where the file lies in flash, bgcore.ne
                         # blocks; the flash's address): the first layer is read there, through
 _rows = None            # the address of each of its rows (int32; the rows split between two
 _spill = None           # blocks are copied into _spill), instead of from a copy in the heap
+_file_size = 0
+
+
+def flash_saves(h, size):
+    """The heap an RP2040 saves by reading the first layer of a network file of `size` bytes (h
+    units) in flash: the layer's copy, less what it keeps instead (its rows' addresses, and the
+    rows split between two of littlefs's 4096-byte blocks: at most one a block, and a block
+    holds a little less than 4096 of the file's bytes)."""
+    return ROWS * h - 4 * ROWS - h * (((size + 4095) >> 12) + 1)
+
+
+def heap_beyond_chip():
+    """The heap this port holds for the first layer that an RP2040 reading it in flash does not
+    (flash_saves; 0 on the chip, and where no network file is read). The unix port's heap checks
+    stand in for the chip's: they give it that much more heap and count it out of their peaks."""
+    return flash_saves(len(_tabs[0]) // ROWS, _file_size) if _tabs and _tabs[0] else 0
 
 
 def _board_file():
@@ -261,20 +277,20 @@ def _in_flash(path, size):
 
 _found = _board_file()
 if _found:
-    FILE, _head, _size = _found
+    FILE, _head, _file_size = _found
     if _head[:8] != NETS_MAGIC or len(_head) < 12:
         raise ValueError("%s is not a network file (flash the firmware again)" % FILE)
     configure(_head[10], _head[11] & 1, _head[11] >> 1)
-    _FLASH = _in_flash(FILE, _size)
+    _FLASH = _in_flash(FILE, _file_size)
     _tabs = _tables(_head[8], _head[9], _FLASH)
-    if _size != 12 + 2 * sum(_sizes):       # (both networks, whole)
+    if _file_size != 12 + 2 * sum(_sizes):       # (both networks, whole)
         raise ValueError("%s is %s (flash the firmware again)"
-                         % (FILE, "cut short" if _size < 12 + 2 * sum(_sizes) else
+                         % (FILE, "cut short" if _file_size < 12 + 2 * sum(_sizes) else
                             "not a network file"))
     if _FLASH:      # the first layer's row addresses, and the rows split between two blocks
         _rows = array("i", bytes(4 * ROWS))
         _spill = bytearray(_head[8] * len(_FLASH[0]))
-    del _head, _size
+    del _head
 else:
     try:
         from bgcore import botnet as _w

@@ -30,9 +30,9 @@ SEED_TAG = b"bgboard ranked seed 1"
 # races, 6 since the main network has contact inputs (escapes and primes: every level's choices
 # in contact), 7 since level 6 averages its look ahead with the network (levels 1-5 choose as in
 # 6), 8 since it looks ahead at its three best plays when they are close, not two (levels 1-5
-# choose as in 7), 9 since at its four best (levels 1-5 choose as in 8). A change to any level's
-# choices makes it 10.
-BOT_PLAY = 9
+# choose as in 7), 9 since at its four best (levels 1-5 choose as in 8), 10 since the networks
+# have 64+16 units (every level's choices). A change to any level's choices makes it 11.
+BOT_PLAY = 10
 UNRANK_REASONS = ("hint", "real", "level", "seed", "tutor")
 
 def hexs(data):
