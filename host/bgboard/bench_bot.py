@@ -233,10 +233,9 @@ def run(pairs=5000, level_pairs=1000, error_games=300, ladder_pairs=1000, seed=1
                                               if heap else ""))
             if heap:
                 # (the unix port holds the first layer that an RP2040 reads in flash)
+                copy = build.heap_beyond_chip()
                 print("    of which the first layer's copy an RP2040 reads in flash instead: "
-                      "%.1f KB (without it: %d KB)"
-                      % (build.heap_beyond_chip() / 1024,
-                         heap - build.heap_beyond_chip() // 1024))
+                      "%.1f KB (without it: %d KB)" % (copy / 1024, heap - copy // 1024))
     from bgcore import botnet, racenet
 
     def size(weights):
