@@ -52,12 +52,17 @@ def mpy_lib(tmp_path_factory):
     return compile_lib(tmp_path_factory.mktemp("mpy_lib"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
+def _beyond_chip_kb():
+    # (the networks' file is built for it once a run)
+    return (build.heap_beyond_chip() + 1023) // 1024
+
+
 def chip_heap(kb):
     """-X heapsize for a unix-port heap standing in for an RP2040's of KB kilobytes: that and
     the first layer's copy that the chip reads in flash and this port holds in its heap
     (bgboard.build.heap_beyond_chip; the drives' PEAK figures count it out)."""
-    return "%dk" % (kb + (build.heap_beyond_chip() + 1023) // 1024)
+    return "%dk" % (kb + _beyond_chip_kb())
 
 
 def run_micropython(script, *args, heap="64k", timeout=300, stdin=None, lib=None, extra_path=(),
