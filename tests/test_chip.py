@@ -53,7 +53,12 @@ def test_boots_to_the_menu_and_keys_on_the_matrix_light_the_panel(game_board):
     boot_ns, first = b.frames[0]
     assert len(first) == 16 * 16 * 3 and any(first), "the first frame is dark"
     b.wait(lambda: any(any(ram) for _, ram in b.oled), 60, "a lit OLED frame")
-    assert state(b.link)["view"] == "menu"
+    st = state(b.link)
+    assert st["view"] == "menu"
+    # the bot, loaded at power-up once the menu is lit, searches in the chip's native code (a
+    # heap broken up by then once left it the Python loops: several times slower, and a roll
+    # of more than 128 plays stopped the board)
+    assert st.get("bot") == "thumb", st
     # a person presses P7 (two players), then OK (new game) on the key matrix: each press
     # changes the panel, and the board is then in a game of two people
     for key in ("P7", "OK"):
@@ -131,7 +136,30 @@ def test_the_bot_scores_plays_on_the_chip_as_on_cpython(tmp_path):
     assert (want["delta"], got["delta"]) == ("python", "thumb")
     assert (want["first_layer"], got["first_layer"]) == ("module", "flash")
     assert want["plays"] > 500 and got["plays"] == want["plays"]
-    assert got["sums"] == want["sums"]
+    assert got["sums"] == want["sums"] and got["big"] == want["big"]
+
+
+def test_the_bots_python_loops_read_the_first_layer_in_flash_too(tmp_path):
+    """A board whose heap is too broken up to compile the bot's native scan plays with its
+    Python loops (bgcore.native), the first layer still in flash: the same equities and the same
+    play of a 1-1 of 748 plays (shortlisted: bgcore.shortlist's estimate reads each row where it
+    lies) as CPython. (Such a board once stopped at its first roll of more than 128 plays.)"""
+    from conftest import FIRMWARE_LIB, ROOT
+    script = ROOT / "tests" / "mp" / "chip_equities.py"
+    head = "MOVES = 6\n"
+    cpy = subprocess.run([sys.executable, "-c", head + script.read_text()], capture_output=True,
+                         text=True, env={"PYTHONPATH": str(FIRMWARE_LIB)}, timeout=120)
+    assert cpy.returncode == 0, cpy.stderr
+    want = json.loads(cpy.stdout)
+    chip.install(tmp_path / "flash.img", "reference")
+    b = chip.ChipBoard(tmp_path / "link", tmp_path / "flash.img").start()
+    try:
+        got = chip.run_script(b, head + "PYTHON_SCAN = 1\n" + script.read_text())
+    finally:
+        b.stop()
+    assert (got["delta"], got["first_layer"]) == ("python", "flash")
+    assert want["plays"] > 50 and got["plays"] == want["plays"]
+    assert got["sums"] == want["sums"] and got["big"] == want["big"]
 
 
 def test_the_watchdog_resets_the_chip(tmp_path):

@@ -260,7 +260,8 @@ def test_handshake_state_and_bad_input(board):
     w = hello.split()
     assert w[:3] == ["HELLO", "bgboard", "proto=1"] and "profile=reference" in w \
         and "hal=virtual" in w and any(x.startswith("board=") and len(x) == 22 for x in w)
-    assert c.state()["view"] == "menu"
+    st = c.state()
+    assert st["view"] == "menu" and st.get("bot") == "viper", st     # (native code: bot's STATE)
     assert c.cmd("FROB 1 2").startswith("ERR unknown no command FROB")
     assert c.cmd("X" * 500).startswith("ERR toolong")
     c.ser.write(b"KEY \xff\xfe P1\n")

@@ -31,6 +31,7 @@ from bgboard import chip, paths
 PROBE = paths.MP_SCRIPTS / "chip_probe.py"
 CUBE_PROBE = paths.MP_SCRIPTS / "cube_games.py"
 BIG_PROBE = paths.MP_SCRIPTS / "bigroll_probe.py"
+HEAP_PROBE = paths.MP_SCRIPTS / "game_heap.py"
 # the largest roll found in 200 random games (a 1-1 with 748 plays): a move's worst case
 BIG_ROLLS = [["+w0IEFGWmwpEBQ", 1, 1]]
 
@@ -91,6 +92,10 @@ def app_figures(board, say, presses=6):
     s1 = board.stats()
     f["idle_cpu_pct"] = 100 * (s1["busy_ns"] - s0["busy_ns"]) / (s1["ns"] - s0["ns"])
     say("idle menu: CPU busy %.0f %%" % f["idle_cpu_pct"])
+    # the code the app's bot searches in, loaded at power-up (STATE bot=: thumb; python where
+    # the heap was too broken up then to compile it, several times slower)
+    f["app_bot"] = _state(board.link).get("bot", "-")
+    say("the app's bot, loaded at power-up, searches in %s code" % f["app_bot"])
     # a menu key (P13: Jacoby on / off, an even number of times), pressed with the board at rest
     # (a second after its last answer), then presses 100 ms after the last answer (a person
     # stepping through settings: the board may still be writing the last one to flash). Each
@@ -258,6 +263,28 @@ def chip_probe(board, levels, games, seed):
                            % (list(levels), games, seed) + PROBE.read_text())
 
 
+def heap_figure(board, seed, lo=48, hi=160, step=4):
+    """The smallest heap (KB, to `step`) in which the chip imports the bot and plays a whole
+    level-6 game in native code (tests/mp/game_heap.py: the rest of the heap taken first), with
+    the last failure's line; None where even `hi` fails."""
+    def fits(kb):
+        r = chip.run_script(board, "KB = %d\nSEED = %d\n" % (kb, seed) + HEAP_PROBE.read_text())
+        return r["ok"], r
+
+    ok, r = fits(hi)
+    if not ok:
+        return None, r
+    last = None
+    while hi - lo > step:
+        mid = (lo + hi) // 2 // step * step
+        ok, r = fits(mid)
+        if ok:
+            hi = mid
+        else:
+            lo, last = mid, r
+    return hi, last
+
+
 def run_unix(script, args, fw_dir=None):
     """A probe script on MicroPython's unix port (240k heap, the firmware compiled as a board
     runs it): its last printed line, read as JSON."""
@@ -333,6 +360,14 @@ def measure(say, levels, games, seed, demo, profile, fw_dir=None):
                                                                  _ahead(f["cube"]))))
             except Exception as e:
                 say("cube decisions: not measured (%s)" % str(e)[:200])
+            try:
+                f["game_heap"], why = heap_figure(board, seed)
+                say("a whole level-6 game (the bot's import included) runs in a %s KB heap%s" % (
+                    f["game_heap"] or "> 160", "; in %d KB not: %s (%s code)" % (
+                        why["kb"], why["stopped"] or "the Python loops", why["code"])
+                    if why else ""))
+            except Exception as e:
+                say("the game's smallest heap: not measured (%s)" % str(e)[:200])
             if demo:
                 try:
                     f.update(feed_figures(board, say))
@@ -361,6 +396,9 @@ def rows(f, levels):
            ("  the same, into a game in progress", "%.0f ms" % f["resume_ms"]
             if "resume_ms" in f else "-"),
            ("CPU busy in the idle menu", "%.0f %%" % f["idle_cpu_pct"]),
+           ("smallest heap for a whole level-6 game, the bot's import included",
+            "%d KB" % f["game_heap"] if f.get("game_heap") else "-"),
+           ("the app's bot searches in (STATE bot=)", f.get("app_bot", "-")),
            ("the HAL's background work (key scan), share of the CPU",
             "%.0f %%" % p["hal_cpu_pct"] if p else "-"),
            ("key press on the matrix -> changed LED frame, median / worst",

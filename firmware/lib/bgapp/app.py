@@ -625,6 +625,9 @@ class App:
             self.did("gc")
         gc.collect()
         add(" heap=%d" % gc.mem_free())
+        bot = sys.modules.get("bgcore.bot")
+        if bot:
+            add(" bot=" + bot.scan_code())
         gap = getattr(self.hal, "feed_gap", None)
         if gap is not None:           # the virtual board: the longest gap between feeds (µs)
             add(" feedgap=%d gapwhat=%s" % (gap, self.hal.gap_job))

@@ -119,8 +119,17 @@ _natives()      # at import, while the heap is unbroken, as bgcore.net does
 
 def _native_for(net):
     # the native functions (see _natives) where they serve this network (a second layer of 16
-    # units, as scan_native.equity is written for), else None
-    return _native[0] if net._add is not None and net.h2 == 16 else None
+    # units, as scan_native.equity is written for; a first layer in flash only with the Thumb
+    # delta, which reads its rows' addresses), else None
+    if net._add is None or net.h2 != 16 or net.w1 is None and _eqt is None:
+        return None
+    return _native[0]
+
+
+def scan_code():
+    """The code the bot's scan runs: "thumb" or "viper" (native), or "python" (CPython, a
+    MicroPython without a native emitter, or a heap too broken up to compile it: bgcore.native)."""
+    return DELTA_CODE if _nets and _native_for(_nets[0]) else "python"
 
 
 def delta_rows(net):

@@ -10,7 +10,9 @@ import sys
 
 def load(module, *names):
     """The functions `names` compiled from bgcore.`module`'s SOURCE (a list), or None where
-    there is no native emitter."""
+    there is no native emitter, or too little heap in one piece to compile them: the Python
+    loops then play, the same moves several times slower (the board's STATE says which code
+    its bot runs: `bot=`)."""
     try:
         import micropython  # noqa: F401  (MicroPython only)
     except ImportError:     # CPython
@@ -23,8 +25,8 @@ def load(module, *names):
         for piece in source if isinstance(source, tuple) else (source,):   # one at a time
             exec(piece, found)
         return [found[name] for name in names]
-    except Exception:       # a MicroPython built without native emitters
-        return None
+    except (SyntaxError, MemoryError):      # no native emitter ("invalid micropython
+        return None                         # decorator"); a heap in pieces
     finally:
         for name in (module, "native"):          # this module too: it is needed at import only
             sys.modules.pop("bgcore." + name, None)

@@ -72,11 +72,16 @@ def _weights(net, acc):
         return _G
     est = array("i", bytes(4 * _N))
     w1 = net.w1
+    if w1 is None:                  # (in flash, a board whose native code did not compile:
+        from uctypes import bytearray_at    # each row read where it lies)
     for k in range(_N):
-        p = _row(k) * h
+        if w1 is None:
+            w, p = bytearray_at(net.rows[_row(k)], h), 0
+        else:
+            w, p = w1, _row(k) * h
         s = 0
         for j in range(h):
-            s += (big[j] - 0x8000) * (w1[p + j] - 128)
+            s += (big[j] - 0x8000) * (w[p + j] - 128)
         est[k] = (s >> 6) + _OFF
     return est
 
