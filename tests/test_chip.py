@@ -89,6 +89,7 @@ def test_a_power_cut_mid_turn_resumes_the_game(game_board):
     after = state(b.link)
     for k in ("view", "phase", "pos", "turn", "dice", "match"):
         assert after.get(k) == st.get(k), (k, st, after)
+    assert after.get("bot") == "thumb", after       # (loaded after the game's check, too)
 
 
 def test_a_demo_game_pulled_off_the_chip_verifies(game_board, tmp_path):
