@@ -500,10 +500,10 @@ def run_script(board, code, timeout=3600):
                     raise RuntimeError("no raw REPL on the chip after 10 tries: %s (it read %s)"
                                        % (e, seen.getvalue().strip()[-200:] or "nothing"))
         out, err = t.exec_raw(code, timeout=timeout)
+        t.exit_raw_repl()
+        t.serial.write(b"\x04")            # a soft reset: the app again (a failed probe too)
         if err:
             raise RuntimeError("the probe failed on the chip: %s" % err.decode()[-400:])
-        t.exit_raw_repl()
-        t.serial.write(b"\x04")            # a soft reset: the app again
     finally:
         t.close()
     return json.loads(out.decode().strip().splitlines()[-1])

@@ -35,13 +35,10 @@ try:
         out["moves"] += 1
     out["ok"] = True
 except MemoryError as e:
-    tb = []
-
-    class _Lines:
-        def write(self, s):
-            tb.append(s)
-
-    sys.print_exception(e, _Lines())
-    lines = "".join(tb).strip().splitlines()
+    _taken = None           # (room to report it)
+    import io
+    tb = io.StringIO()
+    sys.print_exception(e, tb)
+    lines = tb.getvalue().strip().splitlines()
     out["stopped"] = " ".join(line.strip() for line in lines[-2:])[:160]
 print(json.dumps(out))
