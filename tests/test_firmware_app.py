@@ -76,7 +76,8 @@ def test_smallest_heap_for_a_level_6_game(tmp_path, mpy_lib):
     and not 200k until the race network's code, 1.5 KB more live, left 208k failing in some
     heap layouts.)"""
     ok = None
-    for kb in (216, 208, 200, 192, 176, 160, 144, 128):
+    code = {}               # the code its bot ran (STATE bot=): below some heap the native scan
+    for kb in (216, 208, 200, 192, 176, 160, 144, 128):    # does not compile (bgcore.native)
         d = tmp_path / str(kb)
         d.mkdir()
         r = drive(d, "KEY P9", "KEY OK", "GAME", heap=chip_heap(kb), lib=mpy_lib)
@@ -85,8 +86,10 @@ def test_smallest_heap_for_a_level_6_game(tmp_path, mpy_lib):
             assert "MemoryError" in r.stderr + r.stdout
             break
         ok = kb
+        code[kb] = state(r.stdout).get("bot")
     assert ok, "the game needs more than 216k"
-    print("a level-6 money game runs with a heap of %dk" % ok)
+    print("a level-6 money game runs with a heap of %dk (its bot's code by heap: %s)"
+          % (ok, ", ".join("%dk %s" % kv for kv in sorted(code.items(), reverse=True))))
 
 
 def test_refused_keys_change_nothing_and_settings_persist(tmp_path, mpy_lib):
