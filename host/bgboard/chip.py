@@ -33,6 +33,10 @@ FS_SIZE = vboard.BLOCK_SIZE * vboard.BLOCK_COUNT     # 352 blocks of 4 KB (1408 
 RP2040JS = "rp2040js@1.4.1"              # the emulator, pinned (tools/dev installs it)
 FIRMWARE_NAME = "firmware-RPI_PICO-v1.28.0.uf2"
 MPFLASH_VERSION = "1.28.0"
+# that firmware's sys.implementation._mpy (.mpy 6, native sub-version 3, ARMv6-M): the build
+# compiles the firmware's native loops for it (bgboard.build.native_arch; were it wrong, the
+# chip could not import them and test_chip's boot test would fail)
+FIRMWARE_MPY = 0x1306
 RESET_EXIT = 75                          # chip.mjs: the chip reset itself (watchdog, machine.reset)
 DRIVER = Path(__file__).with_name("chip.mjs")
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bgboard"
@@ -131,7 +135,7 @@ def install(image, profile="reference", fw_dir=None):
             vboard.open_image(image)
         except Exception:           # erased or unreadable: a blank board
             image.unlink()
-    return vboard.install(image, profile, fw_dir=fw_dir, target="rp2040")
+    return vboard.install(image, profile, fw_dir=fw_dir, target="rp2040", board_mpy=FIRMWARE_MPY)
 
 
 def image_profile(image):

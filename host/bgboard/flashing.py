@@ -392,15 +392,16 @@ class Flasher:
     # -- the whole job
     def run(self):
         t0 = time.monotonic()
-        try:
-            fw = build(self.fw_dir)
-        except BuildError as e:
-            raise FlashError(str(e))
         asked = read_profile(self.profile) if self.profile is not None else None
         default = read_profile("reference")
         self.connect()
         try:
-            p = plan(self.survey(), fw, asked, default, self.target, self.port)
+            survey = self.survey()
+            try:        # (for this board: its native loops in its own machine code)
+                fw = build(self.fw_dir, board_mpy=survey.get("mpy"))
+            except BuildError as e:
+                raise FlashError(str(e))
+            p = plan(survey, fw, asked, default, self.target, self.port)
             return self.carry_out(p, fw, t0)
         finally:
             if self.t is not None:

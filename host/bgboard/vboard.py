@@ -11,6 +11,7 @@ as SIGINT, OPOST off) and the link the host opens (raw); the bridge copies bytes
 
 import errno
 import fcntl
+import functools
 import json
 import os
 import pty
@@ -110,6 +111,17 @@ def micropython_binary():
         raise SystemExit("bgboard vboard: MicroPython's unix port is missing: %s" % e)
 
 
+@functools.cache
+def port_mpy():
+    """This unix port's sys.implementation._mpy (what .mpy files, and whose machine code, it
+    loads; build.native_arch), or None where it does not say."""
+    r = subprocess.run([micropython_binary(), "-c",
+                        "import sys; print(getattr(sys.implementation, '_mpy', ''))"],
+                       capture_output=True, text=True, timeout=60)
+    out = r.stdout.strip()
+    return int(out) if r.returncode == 0 and out.isdigit() else None
+
+
 # The heap the virtual board's MicroPython gets. The unix port's objects are 64-bit, about twice
 # the bytes of a Pico's, so this is no measure of the chip (the emulated RP2040 is: `bgboard bench
 # chip`, lowest free heap in a level-6 game 161 KB of 244 KB). At 192k a game's live peak of about
@@ -184,9 +196,12 @@ def list_files(image, top="/"):
     return sorted(out)
 
 
-def install(image, profile="reference", compiled=True, fw_dir=None, target="unix"):
+def install(image, profile="reference", compiled=True, fw_dir=None, target="unix",
+            board_mpy=None):
     """Put the firmware on an image, as `bgboard flash` would: /main.py, /lib (compiled to .mpy
-    with mpy-cross unless compiled=False), /profile.json (for a board of `target`: "unix" plays
+    with mpy-cross unless compiled=False, its native loops for a board whose
+    sys.implementation._mpy is `board_mpy`: by default this unix port's for the "unix" target,
+    see build.native_arch), /profile.json (for a board of `target`: "unix" plays
     the hardware with the virtual HAL) and, when the profile passes its checks, the marker that
     spares the board checking it at boot (build.profile_marker). /data (records, settings) is
     kept. `fw_dir`: another firmware tree than this repository's (bench chip --before).
@@ -206,7 +221,9 @@ def install(image, profile="reference", compiled=True, fw_dir=None, target="unix
     files = [("/main.py", (fw / "main.py").read_bytes()), ("/profile.json", profile_bytes)]
     if compiled:
         with tempfile.TemporaryDirectory() as tmp:
-            lib = build.compile_lib(tmp, fw / "lib")
+            if board_mpy is None and target == "unix":
+                board_mpy = port_mpy()
+            lib = build.compile_lib(tmp, fw / "lib", board_mpy=board_mpy)
     else:
         lib = {src.relative_to(fw / "lib").as_posix(): src.read_bytes()
                for src in build.board_sources(fw / "lib")}

@@ -49,7 +49,12 @@ def natives():
         import sys
         try:
             import micropython  # noqa: F401  (MicroPython only)
-            exec(__import__("bgapp.native", None, None, ("SOURCE",)).SOURCE, LOOPS)
+            mod = __import__("bgapp.native", None, None, ("SOURCE",))
+            if hasattr(mod, "SOURCE"):
+                exec(mod.SOURCE, LOOPS)
+            else:               # compiled by the build to the board's machine code
+                for name in ("narrow", "steps", "paint"):
+                    LOOPS[name] = getattr(mod, name)
         except Exception:       # CPython, or a MicroPython built without native emitters
             LOOPS.clear()
         LOOPS["done"] = True

@@ -6,15 +6,21 @@
 # arithmetic: the same chances on MicroPython and CPython. Imported by bgcore.bot when first
 # needed.
 
+import sys
 from array import array
 
 from bgcore import dancenet
+from bgcore.net import _natives
 
-# (the little-endian bytes as they lie in memory: every MicroPython port and laptop bgboard
-# runs on is little-endian)
-_W = array("h", dancenet.W)     # output k's weights at k * INPUTS: the last hidden layer of
-_A = array("h", dancenet.A)     # view A, of view B, the first hidden layer of A, of B; then
-_B = array("i", dancenet.B)     # A's output sum (* 1024) and a bias (1/32768)
+# Output k's weights at k * INPUTS (the last hidden layer of view A, of view B, the first hidden
+# layer of A, of B), int16; then A's output sum (* 1024) and a bias (1/32768). The little-endian
+# bytes as they lie in memory (every MicroPython port and laptop bgboard runs on is
+# little-endian). A board's native dots (bgcore.net) reads the weights in the module's own bytes:
+# no copy, which had been the look ahead's largest block (1.6 KB) at each dance it met.
+_W = dancenet.W if sys.implementation.name == "micropython" and _natives()[2] \
+    else array("h", dancenet.W)
+_A = array("h", dancenet.A)
+_B = array("i", dancenet.B)
 _N = dancenet.INPUTS
 del dancenet
 

@@ -1,11 +1,15 @@
 # The core's hot loops in native code where MicroPython has a native emitter (Thumb on the
-# RP2040, x64 on the unix port): each loop's viper source lives in a module of its own (today
+# RP2040, x64 on the unix port): each loop's viper source lives in a module of its own (e.g.
 # bgcore.scan_native, used by bgcore.bot) that is compiled once, at import of the module using
-# it, and then dropped (as is this module), so the source text does not stay in the heap.
+# it, and then dropped (as is this module), so the source text does not stay in the heap. A
+# board's firmware usually has them compiled already, to its own machine code (bgboard.build):
+# the module then holds the functions, taken as they are.
 # CPython, and a MicroPython without a native emitter, run the Python loops of the modules
 # using them.
 
 import sys
+
+MACHINE_CODE = 1    # (for bgboard.build: this firmware's loaders take the loops as machine code)
 
 
 def load(module, *names):
@@ -21,7 +25,10 @@ def load(module, *names):
     full = "bgcore." + module
     try:
         found = {}
-        source = __import__(full, None, None, ("SOURCE",)).SOURCE
+        mod = __import__(full, None, None, ("SOURCE",))
+        source = getattr(mod, "SOURCE", None)
+        if source is None:          # compiled by the build to this board's machine code
+            return [getattr(mod, name) for name in names]       # (bgboard.build)
         for piece in source if isinstance(source, tuple) else (source,):   # one at a time
             exec(piece, found)
         return [found[name] for name in names]
