@@ -36,12 +36,14 @@ DRIVE = ROOT / "tests" / "mp" / "long_session.py"
 # with ERR memory (so does 252k with the script run by its path, on one machine and not on
 # another); a 3 or 4 KB reserve did no better. 240k: the middle of that range, and about the
 # heap an RP2040 has after boot. With the native loops compiled by the build (bgboard.build:
-# this port's board then runs them here, where it had fallen back to the Python loops) one or
-# two of the 700 answers ran out at 234k, 236k and 240k of 230k-254k in 2k or 4k steps, at 238k
-# and the others none; the firmware before it at 234k-238k and 250k-252k of 230k-256k. 238k:
-# the 244,016 bytes an RP2040 has free after boot (../shared/rp2). The unix port gets the first
-# layer the chip reads in flash on top: conftest.chip_heap)
-HEAP = chip_heap(238)
+# this port's board then runs them here, where it had fallen back to the Python loops) and the
+# dance readout's copy gone, 2k steps from 230k to 252k: one or two of the 700 answers ran out
+# (TICKETS, STATE) at 234k-240k, none at 230k, 232k and 242k-252k; the firmware before them
+# ran out at 234k-238k and 250k-252k of 230k-256k, 240k-248k none. The layout decides, not the
+# size (the run's heap at boot: its largest free block 8.5 KB at 234k-240k, 5.7 KB above).
+# 246k: the middle of the range both pass. The unix port gets the first layer the chip reads in
+# flash on top: conftest.chip_heap)
+HEAP = chip_heap(246)
 ANSWERS = 700           # answers to read (the run stops there)
 SETTINGS = {"mode": "money", "ch_n": 7, "opponent": 2, "ch_bots": 127, "real": 0,
             "ch_cubes": "single"}

@@ -95,3 +95,13 @@ def test_the_precompiled_loops_play_the_same_games_and_import_in_less_heap(tmp_p
           "%dk compiled by the build" % (heaps["compiled at import"][0],
                                          heaps["compiled by the build"][0]))
     assert heaps["compiled by the build"][0] < heaps["compiled at import"][0]
+
+
+def test_each_architecture_is_numbered_as_mpy_cross_writes_it(tmp_path):
+    src = tmp_path / "loop.py"
+    src.write_text("SOURCE = '''\n@micropython.viper\ndef f(n: int) -> int:\n    return n + 1\n'''\n")
+    for number, arch in enumerate(build.ARCHS):
+        if arch is None:
+            continue
+        data = build.compile_native(src, "loop.py", tmp_path / ("%s.mpy" % arch), arch)
+        assert header(data) == (number, build.mpy_cross_sub_version()), arch
