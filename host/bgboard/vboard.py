@@ -114,8 +114,12 @@ def micropython_binary():
 @functools.cache
 def port_mpy():
     """This unix port's sys.implementation._mpy (what .mpy files, and whose machine code, it
-    loads; build.native_arch), or None where it does not say."""
-    r = subprocess.run([micropython_binary(), "-c",
+    loads; build.native_arch), or None where it does not say (or is not installed)."""
+    try:
+        binary = paths.tool("micropython")
+    except paths.ToolMissing:
+        return None
+    r = subprocess.run([binary, "-c",
                         "import sys; print(getattr(sys.implementation, '_mpy', ''))"],
                        capture_output=True, text=True, timeout=60)
     out = r.stdout.strip()
