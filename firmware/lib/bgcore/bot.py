@@ -30,7 +30,7 @@ AGAIN = 16
 AHEAD_PLAYS = 4
 AHEAD_MARGIN = 2000
 AHEAD_CAP = 112
-_AHEAD_CODE = ("bgcore.lookahead", "bgcore.dance", "bgcore.dancenet")
+_AHEAD_CODE = ("bgcore.lookahead",)   # its code leaves the heap after each move that used it
 # The networks (bgcore.net): the main one and the one for races. A decision (a play, a hint, the
 # cube's chances) is judged throughout by the network for its own position: the race network
 # when that is a race (then every position its look ahead meets is one too), else the main one,
@@ -115,6 +115,10 @@ def _natives():
 
 
 _natives()      # at import, while the heap is unbroken, as bgcore.net does
+# the chances after a dance (bgcore.dance: a cube decision's or the look ahead's) stay loaded
+# from here on: loaded at each dance the look ahead met, in a heap the game had broken up, its
+# 1.6 KB of weights was the block that set the smallest heap a whole level-6 game needs
+import bgcore.dance  # noqa: E402,F401
 
 
 def _native_for(net):
@@ -303,7 +307,7 @@ class Bot:
                 close += 1
         if close < 2:
             return plays[eq.index(top)].detached()
-        # the look ahead's code (and the dance readout it may load) leaves the heap after it
+        # the look ahead's code leaves the heap after it
         loaded = [m for m in _AHEAD_CODE if m in sys.modules]
         from bgcore.lookahead import closest
         play = closest(self, pos, plays, eq, AHEAD_PLAYS, AHEAD_MARGIN, AHEAD_CAP)
@@ -378,7 +382,7 @@ class Bot:
         acc = self._acc
         net = _network(self._k)
         if raw[51]:
-            from bgcore.dance import chances      # loaded for such a position only
+            from bgcore.dance import chances      # (loaded with this module)
             return chances(net, acc, raw)
         net.load(acc, raw[26:] + raw[:26])   # the opponent is the side that just moved
         w, wg, wb, lg, lb = net.probabilities(acc)
