@@ -41,10 +41,9 @@ def micropython_path():
 
 
 def compile_lib(dest):
-    """Compile firmware/lib to .mpy files under dest, as a virtual board on this unix port gets
-    them (bytecode; the native loops in the port's machine code: bgboard.build.native_arch)."""
-    from bgboard import vboard
-    build.compile_lib(dest, board_mpy=vboard.port_mpy())
+    """Compile firmware/lib to .mpy files under dest, as a board runs them (bytecode: no
+    compiler needed on the chip, and far less RAM to import)."""
+    build.compile_lib(dest)
     return Path(dest)
 
 
