@@ -3,8 +3,8 @@
 # the hidden layers of both views of the position (the side on roll as the mover, and the
 # opponent as the mover, as usual) by five logistic readouts fitted to gnubg-nn 0-ply on such
 # positions (the weights: bgcore.dancenet, written by tools/train_bot.py --dance-readout). Integer
-# arithmetic: the same chances on MicroPython and CPython. Imported by bgcore.bot when first
-# needed.
+# arithmetic: the same chances on MicroPython and CPython. Imported with bgcore.bot, and kept
+# (see there).
 
 import sys
 from array import array
