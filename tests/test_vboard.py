@@ -612,10 +612,10 @@ def test_a_nearly_full_flash_refuses_new_games_and_demos(tmp_path, golden_image)
         c = Client(board.link)
         c.hello()
         c.state()
-        # room made: the flash is free but for the firmware's own files (about 1000 KB of the
-        # image's 1408; they take whole 4 KB blocks, one more with each module), where it had
-        # less than 16 KB
-        assert c.free > 900, c.free
+        # room made: the flash is free but for the firmware's own files (900 KB of the image's
+        # 1408 free since bgcore.scan_viper, 904 before: they take whole 4 KB blocks, one more
+        # with each module), where it had less than 16 KB
+        assert c.free > 800, c.free
         assert c.cmd("KEY OK") == "OK KEY OK"
         assert c.state()["phase"] == "opening"
     finally:

@@ -339,6 +339,8 @@ def measure(say, levels, games, seed, demo, profile, fw_dir=None):
             except Exception as e:      # (a firmware whose scan timer swallows Ctrl-C)
                 say("the raw REPL probe: not measured (%s)" % str(e)[:200])
                 return f
+            say("the bot imported, its first bot made: %.1f KB of live heap"
+                % (f["probe"]["bot_live"] / 1024))
             say("show (Panel.encode + NeoPixel.write): %.1f ms" % (f["probe"]["show_us"] / 1000))
             say("the HAL's background work (key scan): %.0f %% of the CPU"
                 % f["probe"]["hal_cpu_pct"])
@@ -398,6 +400,8 @@ def rows(f, levels):
            ("CPU busy in the idle menu", "%.0f %%" % f["idle_cpu_pct"]),
            ("smallest heap for a whole level-6 game, the bot's import included",
             "%d KB" % f["game_heap"] if f.get("game_heap") else "-"),
+           ("live heap of the bot imported, its first bot made",
+            "%.1f KB" % (p["bot_live"] / 1024) if p and "bot_live" in p else "-"),
            ("the app's bot searches in (STATE bot=)", f.get("app_bot", "-")),
            ("the HAL's background work (key scan), share of the CPU",
             "%.0f %%" % p["hal_cpu_pct"] if p else "-"),

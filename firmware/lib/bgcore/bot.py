@@ -68,21 +68,20 @@ def _network(k):
 
 
 # A play's changes to the parent's hidden sums in native code where MicroPython has a native
-# emitter (bgcore.native; the source is bgcore.scan_native's, compiled at import): the same rows
-# added and removed as the Python loop of Bot._scan (which CPython runs), a few calls per play
-# (the rows, the sums, the network's equity from them with Net.equity's arithmetic) instead of
-# Python loops over the record, the rows and the second layer (tests/test_chip_native.py
-# compares the equities). `ctx` (int32): 0 the opponent's points (shots' `them`), 1 the
-# opponent's bar, 2 1 to add the shot row, 3 the hidden size, 4-16 the parent's packed counts,
-# 17-37 the 21 rolls' hit masks, 38-58 their weights, 59-95 1 + the shot row for 0-36 hitting
-# rolls (0: none; no negative numbers: a 64-bit port reads int32 unsigned), 96-98 LEVELS and the
-# first bar and borne-off rows (bgcore.net's numbering), 100 1 to add the contact rows, 101 the
-# opponent's points held (bit s: its point s), 102 its back checker's point, 103 the first
-# contact row, from 104 the rows to add (2 * row) and remove (2 * row + 1) for the play in hand,
-# 99 where that list ends.
+# emitter (bgcore.native; the sources are bgcore.scan_native's, and scan_thumb's or scan_viper's):
+# the same rows added and removed as the Python loop of Bot._scan (which CPython runs), a few calls
+# per play (the rows, the sums, the network's equity from them with Net.equity's arithmetic)
+# instead of Python loops over the record, the rows and the second layer (tests/test_chip_native.py
+# compares the equities). `ctx` (int32): 0 the opponent's points (shots' `them`), 1 the opponent's
+# bar, 2 1 to add the shot row, 3 the hidden size, 4-16 the parent's packed counts, 17-37 the 21
+# rolls' hit masks, 38-58 their weights, 59-95 1 + the shot row for 0-36 hitting rolls (0: none; no
+# negative numbers: a 64-bit port reads int32 unsigned), 96-98 LEVELS and the first bar and
+# borne-off rows (bgcore.net's numbering), 100 1 to add the contact rows, 101 the opponent's points
+# held (bit s: its point s), 102 its back checker's point, 103 the first contact row, from 104 the
+# rows to add (2 * row) and remove (2 * row + 1) for the play in hand, 99 where that list ends.
 _top = [0]          # the score of the best play of the last _scan (see Bot._scan)
-_native = []        # [[changes, delta, equity, estimate, weights, Thumb equity or None]] once
-                    # compiled; else [None]
+_native = []        # [[changes, delta, viper equity or None, estimate, weights, Thumb equity
+                    # or None]] once loaded; else [None]
 _ctx = None         # the numbers (above): one for every bot, each scan sets its own
 
 
@@ -98,19 +97,23 @@ def _natives():
         ctx = array("i", bytes(4 * 136))    # before the compiler's garbage
         eqt = array("i", bytes(4 * 24))
         from bgcore.native import load
-        _native.append(load("scan_native", "changes", "delta", "equity", "estimate", "weights"))
-        if _native[0]:
-            _ctx = ctx
+        listed = load("scan_native", "changes", "estimate", "weights")
+        # delta and equity: the chip's Thumb versions (bgcore.scan_thumb: a third of the viper
+        # versions' time on an RP2040) where MicroPython has the inline assembler, else the
+        # viper ones (bgcore.scan_viper: the chip never loads them)
+        thumb = listed and load("scan_thumb", "delta", "equity")
+        sums = thumb or listed and load("scan_viper", "delta", "equity")
+        if not sums:
+            _native.append(None)
+        elif thumb:
+            _native.append([listed[0], thumb[0], None, listed[1], listed[2], thumb[1]])
+            _eqt = eqt
+            DELTA_CODE = "thumb"
+        else:
+            _native.append([listed[0], sums[0], sums[1], listed[1], listed[2], None])
             DELTA_CODE = "viper"
-            _native[0].append(None)
-            # the chip's Thumb versions of delta and equity (bgcore.scan_thumb: a third of the
-            # viper versions' time on an RP2040), where MicroPython has the inline assembler
-            thumb = load("scan_thumb", "delta", "equity")
-            if thumb:
-                _native[0][1] = thumb[0]
-                _native[0][5] = thumb[1]
-                _eqt = eqt
-                DELTA_CODE = "thumb"
+        if sums:
+            _ctx = ctx
     return _native
 
 
@@ -123,7 +126,7 @@ import bgcore.dance  # noqa: E402,F401
 
 def _native_for(net):
     # the native functions (see _natives) where they serve this network (a second layer of 16
-    # units, as scan_native.equity is written for; a first layer in flash only with the Thumb
+    # units, as scan_viper.equity is written for; a first layer in flash only with the Thumb
     # delta, which reads its rows' addresses), else None
     if net._add is None or net.h2 != 16 or net.w1 is None and _eqt is None:
         return None
@@ -143,9 +146,9 @@ def delta_rows(net):
 
 
 def _tables(net):
-    # the tables of scan_native.equity (see there) kept with the network as net.eq_tables (the
-    # second layer's biases and weights packed, the equity's weights), and the numbers of _ctx
-    # that stay
+    # the tables of scan_viper.equity and scan_thumb.equity (see there) kept with the network as
+    # net.eq_tables (the second layer's biases and weights packed, the equity's weights), and the
+    # numbers of _ctx that stay
     m = net.h2
     h = net.h
     t = getattr(net, "eq_tables", None)     # (refilled in place for a board's other network)

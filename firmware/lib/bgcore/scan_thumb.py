@@ -1,14 +1,14 @@
-# bgcore.scan_native's `delta` and `equity` in the chip's own instructions (MicroPython's
+# bgcore.scan_viper's `delta` and `equity` in the chip's own instructions (MicroPython's
 # inline Thumb assembler, ARMv6-M: the RP2040's Cortex-M0+), the same integers as the viper
 # versions, which the chip runs at about 100 cycles a weight. `delta`: work = acc, then the
 # first-layer rows that `changes` listed for a play added (2 * row) or removed (2 * row + 1),
 # each row's count in work[h] (a play's ~9 rows: 290 -> 70 us a call on the emulated RP2040),
 # each row read at its address (bgcore.net.Net.row_addresses: the chip's rows lie in flash).
-# `equity`: the network's equity from those sums as scan_native.equity works it out, its
+# `equity`: the network's equity from those sums as scan_viper.equity works it out, its
 # tables' addresses and its scratch in an int32 array bgcore.bot keeps (171 -> 77 us a call).
 # Compiled by bgcore.bot at import where the assembler exists (bgcore.native returns None
-# elsewhere: the viper versions stay); see bgcore.bot for ctx's layout (3 the hidden size, 99
-# where the list ends, from 104 the list).
+# elsewhere: bgcore.scan_viper's viper versions serve); see bgcore.bot for ctx's layout (3 the
+# hidden size, 99 where the list ends, from 104 the list).
 
 SOURCE = ("""
 @micropython.asm_thumb
