@@ -499,6 +499,33 @@ def test_out_of_memory_in_a_persons_move_does_not_pass_the_turn(tmp_path, mpy_li
     assert torn is None and rep.match.pos.id() == st["pos"]
 
 
+def test_a_record_write_out_of_memory_with_no_room_to_replay_keeps_the_game(tmp_path, mpy_lib):
+    """A record write that runs out of memory, and the replay after it too (App.reload, in a heap
+    still short): before, the board took the record for a damaged one ("cannot be resumed:
+    memory allocation failed"), went to the menu and forgot the game in progress, so that no
+    power-up brought it back. Now it goes to the menu saying the game resumes at power-up, the
+    record stays the one in progress, and the next power-up resumes it where the record ends."""
+    import json
+    r = drive(tmp_path, "KEY P7", "KEY OK", "STATE", "BREAK MemoryError before resume",
+              "LINE KEY OK", "NOTE", "STATE", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    states = [ln for ln in r.stdout.splitlines() if ln.startswith("STATE ")]
+    before, after = state(states[0]), state(states[-1])
+    assert before["phase"] == "opening" and after["view"] == "menu", (before, after)
+    assert "NOTE out of memory replaying the game: it resumes at power-up" in r.stdout, \
+        r.stdout[-2000:]
+    settings = json.loads((tmp_path / "conf" / "settings.json").read_text())
+    assert settings["current"] == before["record"], settings
+    # the next power-up: the game where its record ends (the opening roll never reached it)
+    r2 = drive(tmp_path, "STATE", lib=mpy_lib)
+    assert r2.returncode == 0, r2.stderr[-2000:]
+    again = state(r2.stdout)
+    assert again["record"] == before["record"] and again["phase"] == "opening", again
+    assert (again["pos"], again["match"]) == (before["pos"], before["match"])
+    rep, info, torn = replay((tmp_path / before["record"]).read_text(), history=False)
+    assert torn is None and rep.match.pos.id() == again["pos"]
+
+
 @pytest.mark.parametrize("exc, where", [("ValueError", "before"), ("TypeError", "after")])
 def test_a_record_write_that_fails_otherwise_leaves_the_game_as_its_record(tmp_path, mpy_lib,
                                                                           exc, where):

@@ -13,8 +13,9 @@
 # (multiple cubes: people on roll double one cube at a time, up to four a game; people drop
 # one answer in three); "CGAME plan n" stops after n presses; prints CMEMBERS and CTEXT (STATE's
 # members, the display) after each answer, then CH with the line and scores and CPEAK, its live
-# peak), "MEM" (heap in use and free), "BREAK name before|after" (the record's next write fails
-# once with the builtin exception `name`, before its line reaches the file or after), "SPLIT n"
+# peak), "MEM" (heap in use and free), "BREAK name before|after [resume]" (the record's next
+# write fails once with the builtin exception `name`, before its line reaches the file or after;
+# with `resume` the replay after it runs out of memory), "SPLIT n"
 # (the free heap cut into pieces of n bytes at most), "NAMES" (MicroPython's qstr_info line).
 # Prints the final STATE and PEAK, the most heap in use after a collection at any step (less
 # the first layer's copy an RP2040 reads in flash instead: bgcore.net.heap_beyond_chip), and

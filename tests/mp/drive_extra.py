@@ -78,14 +78,20 @@ def run(w, app, hal, key_play):
         play = best_play()
         print("OOMKEYED", key_play(play, turn), app.press("OK"), app.game.m.turn != turn)
     elif w[0] == "BREAK":
-        # BREAK name before|after: the record's next write fails once, with the builtin
+        # BREAK name before|after [resume]: the record's next write fails once, with the builtin
         # exception `name`, raised by the file's write before the line reaches the file or
-        # after it is in
+        # after it is in; with `resume`, the replay that follows (App.reload) runs out of memory
+        # too, as in a heap still short
         import builtins
         j = app.journal
         f = j.f
         e = getattr(builtins, w[1])("broken by the test")
         after = w[2] == "after"
+        if w[3:] == ["resume"]:
+            def short(name):
+                del j.resume      # (once: the class's own from then on)
+                raise MemoryError("memory allocation failed (the test)")
+            j.resume = short
 
         class Broken:
             def write(self, b):

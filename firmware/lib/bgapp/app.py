@@ -56,6 +56,9 @@ _FRAME_MS = const(100)     # WATCH: at most ten LED frames a second
 # stop the key scan for 5-8 ms, 63 ms with a sector erase (emulated RP2040). A power cut in
 # that time loses that setting (the file on flash is the whole old one or the whole new one)
 _QUIET_MS = const(1500)
+# the note when the heap was too short to replay the record in progress (App.resume): the record
+# stays the game in progress
+RESUME_LATER = "out of memory replaying the game: it resumes at power-up"
 
 
 class App:
@@ -150,6 +153,12 @@ class App:
             return
         try:
             rep, info, torn = j.resume(name)
+        except MemoryError:
+            # the heap, not the record: it stays the game in progress, and a power-up (a heap in
+            # one piece) resumes it; the words are made already (no room to format them)
+            j.close()
+            self.note = RESUME_LATER
+            return
         except Exception as e:          # damaged or unreadable: say so, start clean
             self.note = "%s cannot be resumed: %s" % (name, e)
             j.close()
@@ -182,11 +191,13 @@ class App:
         self.game = None
         self.anim.hops = None
         self.pending = None
+        self.note = ""
         gc.collect()
         self.resume()
         if not self.game:
             self.to_menu()
-        self.note = note
+        if self.note is not RESUME_LATER:     # (that one says what to do)
+            self.note = note
 
     def new_match(self, demo=False):
         """A new match from the settings; returns why not (the flash is nearly full) or None."""
