@@ -499,19 +499,26 @@ def test_out_of_memory_in_a_persons_move_does_not_pass_the_turn(tmp_path, mpy_li
     assert torn is None and rep.match.pos.id() == st["pos"]
 
 
-def test_a_record_write_out_of_memory_with_no_room_to_replay_keeps_the_game(tmp_path, mpy_lib):
+@pytest.mark.parametrize("short", ["resume", "build"])
+def test_a_record_write_out_of_memory_with_no_room_to_replay_keeps_the_game(tmp_path, mpy_lib,
+                                                                           short):
     """A record write that runs out of memory, and the replay after it too (App.reload, in a heap
     still short): before, the board took the record for a damaged one ("cannot be resumed:
     memory allocation failed"), went to the menu and forgot the game in progress, so that no
     power-up brought it back. Now it goes to the menu saying the game resumes at power-up, the
-    record stays the one in progress, and the next power-up resumes it where the record ends."""
+    record stays the one in progress, and the next power-up resumes it where the record ends.
+    The same when the replay fits and the game made from it does not (`build`: before, the
+    MemoryError left the board with no game, its record closed, and not at the menu). Meanwhile
+    the menu's OK asks before it abandons that game, and UNDO (back to the game) replays it
+    again in the heap as it is then."""
     import json
-    r = drive(tmp_path, "KEY P7", "KEY OK", "STATE", "BREAK MemoryError before resume",
-              "LINE KEY OK", "NOTE", "STATE", lib=mpy_lib)
+    r = drive(tmp_path, "KEY P7", "KEY OK", "STATE", "BREAK MemoryError before " + short,
+              "LINE KEY OK", "NOTE", "STATE", "TICK 3", "KEY OK", "STATE", lib=mpy_lib)
     assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
     states = [ln for ln in r.stdout.splitlines() if ln.startswith("STATE ")]
-    before, after = state(states[0]), state(states[-1])
+    before, after, asked = state(states[0]), state(states[1]), state(states[-1])
     assert before["phase"] == "opening" and after["view"] == "menu", (before, after)
+    assert asked["view"] == "menu", asked        # (a new game: the game's view)
     assert "NOTE out of memory replaying the game: it resumes at power-up" in r.stdout, \
         r.stdout[-2000:]
     settings = json.loads((tmp_path / "conf" / "settings.json").read_text())
@@ -524,6 +531,49 @@ def test_a_record_write_out_of_memory_with_no_room_to_replay_keeps_the_game(tmp_
     assert (again["pos"], again["match"]) == (before["pos"], before["match"])
     rep, info, torn = replay((tmp_path / before["record"]).read_text(), history=False)
     assert torn is None and rep.match.pos.id() == again["pos"]
+
+
+def test_back_to_a_game_the_heap_had_no_room_to_replay_replays_it(tmp_path, mpy_lib):
+    """After a replay out of memory (above), the menu's UNDO (back to the game) replays the game
+    again now that the heap has room: the game where its record ends, played on from there and
+    recorded (before: "no game to go back to: OK starts one", until a power-up)."""
+    r = drive(tmp_path, "KEY P7", "KEY OK", "STATE", "BREAK MemoryError before resume",
+              "LINE KEY OK", "STATE", "KEY UNDO", "STATE", "LINE KEY OK", "TURN", "STATE",
+              lib=mpy_lib)
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    assert "KEY UNDO None" in r.stdout, r.stdout[-2000:]
+    states = [state(ln) for ln in r.stdout.splitlines() if ln.startswith("STATE ")]
+    before, menu, back, last = states[0], states[1], states[2], states[-1]
+    assert menu["view"] == "menu" and back["view"] == "play", (menu, back)
+    assert (back["pos"], back["match"], back["phase"]) == (before["pos"], before["match"],
+                                                          "opening"), back
+    rep, info, torn = replay((tmp_path / last["record"]).read_text(), history=False)
+    assert last["record"] == before["record"] and last["phase"] == "turn", last
+    assert torn is None and rep.match.pos.id() == last["pos"]
+
+
+def test_a_power_up_out_of_memory_making_the_game_goes_to_the_menu_and_keeps_it(tmp_path,
+                                                                                  mpy_lib):
+    """A power-up whose replay of the game in progress fits and the game made from it does not
+    (a chouette's code loads after its replay): before, the MemoryError left App() and the
+    board stopped at the REPL, at every power-up. Now it lights the menu saying the game
+    resumes at power-up, and the next power-up does."""
+    import json
+    r = drive(tmp_path, "KEY P7", "KEY OK", "STATE", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr[-2000:]
+    before = state(r.stdout)
+    r2 = drive(tmp_path, "BOOTSHORT", "NOTE", "STATE", lib=mpy_lib)
+    assert r2.returncode == 0, r2.stderr[-2000:] + r2.stdout[-2000:]
+    assert "NOTE out of memory replaying the game: it resumes at power-up" in r2.stdout, \
+        r2.stdout[-2000:]
+    assert state(r2.stdout)["view"] == "menu", r2.stdout[-2000:]
+    settings = json.loads((tmp_path / "conf" / "settings.json").read_text())
+    assert settings["current"] == before["record"], settings
+    r3 = drive(tmp_path, "STATE", lib=mpy_lib)
+    assert r3.returncode == 0, r3.stderr[-2000:]
+    again = state(r3.stdout)
+    assert again["record"] == before["record"] and again["view"] == "play", again
+    assert (again["pos"], again["match"]) == (before["pos"], before["match"])
 
 
 @pytest.mark.parametrize("exc, where", [("ValueError", "before"), ("TypeError", "after")])

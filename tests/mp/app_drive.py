@@ -13,9 +13,11 @@
 # (multiple cubes: people on roll double one cube at a time, up to four a game; people drop
 # one answer in three); "CGAME plan n" stops after n presses; prints CMEMBERS and CTEXT (STATE's
 # members, the display) after each answer, then CH with the line and scores and CPEAK, its live
-# peak), "MEM" (heap in use and free), "BREAK name before|after [resume]" (the record's next
-# write fails once with the builtin exception `name`, before its line reaches the file or after;
-# with `resume` the replay after it runs out of memory), "SPLIT n"
+# peak), "MEM" (heap in use and free), "BREAK name before|after [resume|build]" (the record's
+# next write fails once with the builtin exception `name`, before its line reaches the file or
+# after; with `resume` the replay after it runs out of memory, with `build` the game made from
+# the replay), "BOOTSHORT" (anywhere in the script: the power-up's resume runs out of memory
+# making the game from its replay), "SPLIT n"
 # (the free heap cut into pieces of n bytes at most), "NAMES" (MicroPython's qstr_info line).
 # Prints the final STATE and PEAK, the most heap in use after a collection at any step (less
 # the first layer's copy an RP2040 reads in flash instead: bgcore.net.heap_beyond_chip), and
@@ -97,6 +99,15 @@ del bghal.profile
 gc.collect()
 hal = Hal(prof, sys.argv[1])
 from bgapp.app import App
+if "BOOTSHORT" in sys.argv[3:]:
+    # the power-up's resume: the replay fits, the game made from it runs out of memory (once)
+    from bgapp import game as _game
+    _real_game = _game.Game
+
+    def _short_game(*args):
+        _game.Game = _real_game
+        raise MemoryError("memory allocation failed (the test)")
+    _game.Game = _short_game
 app = App(hal)
 app.fast = True
 peak = 0

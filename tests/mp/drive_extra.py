@@ -78,10 +78,11 @@ def run(w, app, hal, key_play):
         play = best_play()
         print("OOMKEYED", key_play(play, turn), app.press("OK"), app.game.m.turn != turn)
     elif w[0] == "BREAK":
-        # BREAK name before|after [resume]: the record's next write fails once, with the builtin
-        # exception `name`, raised by the file's write before the line reaches the file or
-        # after it is in; with `resume`, the replay that follows (App.reload) runs out of memory
-        # too, as in a heap still short
+        # BREAK name before|after [resume|build]: the record's next write fails once, with the
+        # builtin exception `name`, raised by the file's write before the line reaches the file
+        # or after it is in; with `resume`, the replay that follows (App.reload) runs out of
+        # memory too, as in a heap still short; with `build`, the replay fits and making the
+        # game from it runs out
         import builtins
         j = app.journal
         f = j.f
@@ -92,6 +93,14 @@ def run(w, app, hal, key_play):
                 del j.resume      # (once: the class's own from then on)
                 raise MemoryError("memory allocation failed (the test)")
             j.resume = short
+        elif w[3:] == ["build"]:
+            from bgapp import game as _game
+            real = _game.Game
+
+            def short_game(*args):
+                _game.Game = real     # (once)
+                raise MemoryError("memory allocation failed (the test)")
+            _game.Game = short_game
 
         class Broken:
             def write(self, b):

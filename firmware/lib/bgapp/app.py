@@ -154,11 +154,7 @@ class App:
         try:
             rep, info, torn = j.resume(name)
         except MemoryError:
-            # the heap, not the record: it stays the game in progress, and a power-up (a heap in
-            # one piece) resumes it; the words are made already (no room to format them)
-            j.close()
-            self.note = RESUME_LATER
-            return
+            return self._resume_later()
         except Exception as e:          # damaged or unreadable: say so, start clean
             self.note = "%s cannot be resumed: %s" % (name, e)
             j.close()
@@ -169,11 +165,14 @@ class App:
             j.finished()
             j.close()
             return
-        if hasattr(rep, "line"):
-            from bgapp.chouette import ChouetteGame
-            self.game = ChouetteGame(self, rep)
-        else:
-            self.game = game.Game(self, rep, (info.get("p0", ""), info.get("p1", "")))
+        try:
+            if hasattr(rep, "line"):
+                from bgapp.chouette import ChouetteGame
+                self.game = ChouetteGame(self, rep)
+            else:
+                self.game = game.Game(self, rep, (info.get("p0", ""), info.get("p1", "")))
+        except MemoryError:         # the replay fitted, the game made from it did not
+            return self._resume_later()
         if info.get("ranked") == "1":
             from bgapp import rankplay
             rankplay.resume(self, self.game, info)
@@ -184,6 +183,13 @@ class App:
         self.play = self.over
         self.go(self.over)
         self.changed()
+
+    def _resume_later(self):
+        # a resume short of heap, not a damaged record: it stays the game in progress, and a
+        # power-up (a heap in one piece) resumes it; the words are made already (no room to
+        # format them)
+        self.journal.close()
+        self.note = RESUME_LATER
 
     def reload(self, note):
         """An event did not reach flash: forget the state in memory, replay the record."""

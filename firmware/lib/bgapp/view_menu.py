@@ -1,7 +1,8 @@
 # The menu: settings keys (bot level or two players, game type, match length, cube options,
 # auto-confirm, forced plays, real dice, brightness, the tutor), OK for a new game, UNDO (or MENU)
-# back to the game, P24 the pips view, HINT the bot's resignations on or off. OK over a game in
-# progress asks first (OK again abandons it). Settings are written at once (right after the frame
+# back to the game (one the heap had no room to replay: its replay again), P24 the pips view,
+# HINT the bot's resignations on or off. OK over a game in progress asks first (OK again
+# abandons it). Settings are written at once (right after the frame
 # that shows the change, so that the LEDs answer first) and kept across power cuts.
 # The display shows the flash's free space, and why no game starts when it is nearly full.
 
@@ -31,14 +32,21 @@ class MenuView(View):
         app = self.app
         s = app.journal.settings
         n = int(key[1:]) if key[0] == "P" and key[1:].isdigit() else 0
+        # a game in progress that the heap had no room to replay (App.resume): still current
+        waiting = not app.game and s["current"]
         if key == "OK":
-            if in_progress(app.game) and app.confirm != "OK":
+            if (waiting or in_progress(app.game)) and app.confirm != "OK":
                 app.confirm = "OK"      # pressed again at once: abandon it (app.press)
                 app.message = "abandon this game? OK: yes, MENU: back to it"
                 return None
             app.journal.save_settings()
             return app.new_match()
         if key == "UNDO":
+            if waiting:                 # its replay again, in the heap as it is now
+                app.message = ""
+                app.note = ""
+                app.resume()
+                return None if app.game else app.note
             if not app.game:
                 return "no game to go back to: OK starts one"
             app.message = ""            # (the question, if OK asked one)
