@@ -576,6 +576,18 @@ def test_a_power_up_out_of_memory_making_the_game_goes_to_the_menu_and_keeps_it(
     assert (again["pos"], again["match"]) == (before["pos"], before["match"])
 
 
+def test_ctrl_c_in_a_heap_in_pieces_gives_the_modules_back(tmp_path, mpy_lib):
+    """Ctrl-C (mpremote breaking in, bgboard flash) unloads the app's modules so that the REPL
+    has the heap (bgapp.fault.give_back). In a long session's heap, free only in small pieces,
+    it ran out making the list of the modules' names (here: pieces of 32 bytes; 64 did not show
+    it): the break ended in a MemoryError and every module stayed (found by
+    test_long_session_memory at one heap size). Now it frees them one at a time, allocating
+    nothing."""
+    r = drive(tmp_path, "KEY P7", "KEY OK", "GIVEBACK 32", lib=mpy_lib)
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    assert "GIVEBACK 0" in r.stdout, r.stdout[-2000:]
+
+
 @pytest.mark.parametrize("exc, where", [("ValueError", "before"), ("TypeError", "after")])
 def test_a_record_write_that_fails_otherwise_leaves_the_game_as_its_record(tmp_path, mpy_lib,
                                                                           exc, where):

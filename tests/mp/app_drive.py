@@ -18,7 +18,9 @@
 # after; with `resume` the replay after it runs out of memory, with `build` the game made from
 # the replay), "BOOTSHORT" (anywhere in the script: the power-up's resume runs out of memory
 # making the game from its replay), "SPLIT n"
-# (the free heap cut into pieces of n bytes at most), "NAMES" (MicroPython's qstr_info line).
+# (the free heap cut into pieces of n bytes at most), "NAMES" (MicroPython's qstr_info line),
+# "GIVEBACK n" (last: the free heap in pieces of about n bytes, then what Ctrl-C does,
+# bgapp.fault.give_back; prints the bgapp and bgcore modules left loaded; the run ends there).
 # Prints the final STATE and PEAK, the most heap in use after a collection at any step (less
 # the first layer's copy an RP2040 reads in flash instead: bgcore.net.heap_beyond_chip), and
 # TUTORTIME: how long the completing step of each play took (ms).
@@ -236,7 +238,8 @@ for cmd in sys.argv[3:]:
         # compile that module, the drive's and not the board's need)
         app.show()
         print("TEXT", "|".join(hal.lines))
-    elif w[0] in ("TURN", "BLUNDER", "BEST", "MEM", "OOM", "BREAK", "SPLIT", "NAMES"):
+    elif w[0] in ("TURN", "BLUNDER", "BEST", "MEM", "OOM", "BREAK", "SPLIT", "NAMES",
+                  "GIVEBACK"):
         # the tutor's and the chouette's commands, in a module loaded when used: a plain game's
         # heap figure then holds no more of this script than it needs
         import drive_extra

@@ -114,6 +114,28 @@ def run(w, app, hal, key_play):
                 return getattr(f, name)
 
         j.f = Broken()
+    elif w[0] == "GIVEBACK":
+        # GIVEBACK n: the free heap in pieces of about n bytes (each piece then a pin, kept in
+        # chains of small nodes: no long list whose block would leave a large hole), then
+        # what Ctrl-C does
+        import sys
+        from bgapp.fault import give_back
+        n = int(w[1])
+        gc.collect()
+        pins = pieces = None
+        try:
+            while True:
+                pieces = (bytearray(n), pieces)
+                pins = (pins,)
+        except MemoryError:
+            pass
+        pieces = None
+        give_back(app)
+        left = 0
+        for k in sys.modules:
+            left += k.startswith("bgapp") or k.startswith("bgcore")
+        print("GIVEBACK", left)
+        sys.exit(0)         # (the app's modules are gone: nothing after this)
     elif w[0] == "SPLIT":
         # SPLIT n: the heap as a long session leaves it: most of it free, in pieces of n bytes
         # at most (a small block kept between each two)

@@ -60,11 +60,18 @@ def give_back(app):
         except Exception:
             pass
     app.journal.close()
+    gc.collect()
     mods = sys.modules
     main = mods.get("bgapp.app")
-    for k in list(mods):
-        if k.split(".")[0] in ("bgapp", "bgcore"):
-            del mods[k]
+    # one module at a time, allocating nothing: a long session's heap in pieces had no 512
+    # bytes for a list of the names, and the break ended in a MemoryError, the modules kept
+    while True:
+        for k in mods:
+            if k.startswith("bgapp.") or k.startswith("bgcore.") or k in ("bgapp", "bgcore"):
+                break
+        else:
+            break
+        del mods[k]
     if main:
         main.__dict__.clear()
     gc.collect()
