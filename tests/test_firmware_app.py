@@ -511,7 +511,6 @@ def test_a_record_write_out_of_memory_with_no_room_to_replay_keeps_the_game(tmp_
     MemoryError left the board with no game, its record closed, and not at the menu). Meanwhile
     the menu's OK asks before it abandons that game, and UNDO (back to the game) replays it
     again in the heap as it is then."""
-    import json
     r = drive(tmp_path, "KEY P7", "KEY OK", "STATE", "BREAK MemoryError before " + short,
               "LINE KEY OK", "NOTE", "STATE", "TICK 3", "KEY OK", "STATE", lib=mpy_lib)
     assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
@@ -519,18 +518,26 @@ def test_a_record_write_out_of_memory_with_no_room_to_replay_keeps_the_game(tmp_
     before, after, asked = state(states[0]), state(states[1]), state(states[-1])
     assert before["phase"] == "opening" and after["view"] == "menu", (before, after)
     assert asked["view"] == "menu", asked        # (a new game: the game's view)
+    # the next power-up: the game where its record ends (the opening roll never reached it)
+    again = _kept_for_power_up(tmp_path, mpy_lib, r, before)
+    assert again["phase"] == "opening", again
+    rep, info, torn = replay((tmp_path / before["record"]).read_text(), history=False)
+    assert torn is None and rep.match.pos.id() == again["pos"]
+
+
+def _kept_for_power_up(tmp_path, mpy_lib, r, before):
+    # run `r` went to the menu saying the game resumes at power-up, the record of game state
+    # `before` still the one in progress; the next power-up's state, in that game where it was
     assert "NOTE out of memory replaying the game: it resumes at power-up" in r.stdout, \
         r.stdout[-2000:]
     settings = json.loads((tmp_path / "conf" / "settings.json").read_text())
     assert settings["current"] == before["record"], settings
-    # the next power-up: the game where its record ends (the opening roll never reached it)
     r2 = drive(tmp_path, "STATE", lib=mpy_lib)
     assert r2.returncode == 0, r2.stderr[-2000:]
     again = state(r2.stdout)
-    assert again["record"] == before["record"] and again["phase"] == "opening", again
+    assert again["record"] == before["record"] and again["view"] == "play", again
     assert (again["pos"], again["match"]) == (before["pos"], before["match"])
-    rep, info, torn = replay((tmp_path / before["record"]).read_text(), history=False)
-    assert torn is None and rep.match.pos.id() == again["pos"]
+    return again
 
 
 def test_back_to_a_game_the_heap_had_no_room_to_replay_replays_it(tmp_path, mpy_lib):
@@ -558,22 +565,13 @@ def test_a_power_up_out_of_memory_making_the_game_goes_to_the_menu_and_keeps_it(
     (a chouette's code loads after its replay): before, the MemoryError left App() and the
     board stopped at the REPL, at every power-up. Now it lights the menu saying the game
     resumes at power-up, and the next power-up does."""
-    import json
     r = drive(tmp_path, "KEY P7", "KEY OK", "STATE", lib=mpy_lib)
     assert r.returncode == 0, r.stderr[-2000:]
     before = state(r.stdout)
     r2 = drive(tmp_path, "BOOTSHORT", "NOTE", "STATE", lib=mpy_lib)
     assert r2.returncode == 0, r2.stderr[-2000:] + r2.stdout[-2000:]
-    assert "NOTE out of memory replaying the game: it resumes at power-up" in r2.stdout, \
-        r2.stdout[-2000:]
     assert state(r2.stdout)["view"] == "menu", r2.stdout[-2000:]
-    settings = json.loads((tmp_path / "conf" / "settings.json").read_text())
-    assert settings["current"] == before["record"], settings
-    r3 = drive(tmp_path, "STATE", lib=mpy_lib)
-    assert r3.returncode == 0, r3.stderr[-2000:]
-    again = state(r3.stdout)
-    assert again["record"] == before["record"] and again["view"] == "play", again
-    assert (again["pos"], again["match"]) == (before["pos"], before["match"])
+    _kept_for_power_up(tmp_path, mpy_lib, r2, before)
 
 
 def test_ctrl_c_in_a_heap_in_pieces_gives_the_modules_back(tmp_path, mpy_lib):
