@@ -103,13 +103,8 @@ hal = Hal(prof, sys.argv[1])
 from bgapp.app import App
 if "BOOTSHORT" in sys.argv[3:]:
     # the power-up's resume: the replay fits, the game made from it runs out of memory (once)
-    from bgapp import game as _game
-    _real_game = _game.Game
-
-    def _short_game(*args):
-        _game.Game = _real_game
-        raise MemoryError("memory allocation failed (the test)")
-    _game.Game = _short_game
+    import drive_extra
+    drive_extra.short_game_once()
 app = App(hal)
 app.fast = True
 peak = 0

@@ -7,6 +7,18 @@ import gc
 _pins = []      # SPLIT's small blocks, kept for the rest of the run
 
 
+def short_game_once():
+    """The next game made (bgapp.game.Game, as App.resume makes one from a replay) runs out of
+    memory, once."""
+    from bgapp import game
+    real = game.Game
+
+    def short_game(*args):
+        game.Game = real
+        raise MemoryError("memory allocation failed (the test)")
+    game.Game = short_game
+
+
 def run(w, app, hal, key_play):
     def settle():
         # run the loop until the board waits for a person
@@ -94,13 +106,7 @@ def run(w, app, hal, key_play):
                 raise MemoryError("memory allocation failed (the test)")
             j.resume = short
         elif w[3:] == ["build"]:
-            from bgapp import game as _game
-            real = _game.Game
-
-            def short_game(*args):
-                _game.Game = real     # (once)
-                raise MemoryError("memory allocation failed (the test)")
-            _game.Game = short_game
+            short_game_once()
 
         class Broken:
             def write(self, b):
