@@ -50,8 +50,29 @@ def test_a_blank_board_gets_everything_in_slot_a_with_the_default_profile():
     assert sorted(p.send) == sorted(FILES) and p.local == [] and p.keep == []
     assert p.loader == LOADER and p.target == "rp2040" and p.fw == "1.2.3"
     assert json.loads(p.profile) == REFERENCE and not p.profile_installed
-    # room: whole 4 KB blocks and one more per file, 2 per directory, a margin, the profile
-    assert p.need == (2 + 2 + 4 + 3 + 2 + 2 * 3 + 4) * 4096
+    # room: whole 4 KB blocks less littlefs's pointers (9,004 bytes: 3), 2 per directory, one
+    # for the entries of up to 32 files, a margin, the profile
+    assert p.need == (1 + 1 + 3 + 2 + 1 + 2 * 3 + 1 + 4) * 4096
+
+
+def test_the_room_asked_for_covers_what_littlefs_takes(tmp_path):
+    # this firmware (the virtual board's build) written into a slot of a Pico-sized littlefs
+    # (littlefs-python, the virtual board's image) takes no more blocks than the plan asks for,
+    # nor far fewer (the plan asked for 186 blocks where it took 112 until 2026-12-05)
+    from bgboard import build, vboard
+    got = build.build(board_mpy=vboard.port_mpy())
+    p = plan(survey(loader=False, free=8 << 20), got, None, REFERENCE)
+    vboard.new_image(tmp_path / "img")
+    fs = vboard.open_image(tmp_path / "img")
+    before = fs.used_block_count
+    for k, v in sorted(got.files.items()) + [("profile.json", p.profile)]:
+        path = "/fw/a/" + k
+        fs.makedirs(path.rsplit("/", 1)[0], exist_ok=True)
+        with fs.open(path, "wb") as f:
+            f.write(v)
+    taken = fs.used_block_count - before
+    print("a slot of this firmware: %d blocks taken, %d asked for" % (taken, p.need // 4096))
+    assert taken * 4096 <= p.need <= taken * 4096 * 5 // 4, (taken, p.need // 4096)
 
 
 def test_the_same_firmware_and_profile_is_nothing_to_do():

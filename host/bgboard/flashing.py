@@ -220,7 +220,11 @@ def sha(data):
 
 
 def _blocks(size, block):
-    return (size + block - 1) // block + 1
+    # the blocks littlefs gives a file of `size` bytes: whole blocks, each after the first
+    # starting with the pointers of its skip list (8 bytes counted for every block). Counting one
+    # more block a file as well (until 2026-12-05) asked a Pico's filesystem for 186 blocks where
+    # the firmware took 112: the next firmware did not fit beside the running one.
+    return (size + block - 9) // (block - 8)
 
 
 SLOT_PROFILE = "profile.json"      # the board profile staged beside the firmware in a slot
@@ -284,11 +288,13 @@ def plan(survey, fw, profile=None, default_profile=None, target=None, port="the 
         else:
             send.append(k)
     extra = [k for k in staged if k not in manifest and k not in (SLOT_STAMP, SLOT_PROFILE)]
-    # room: littlefs takes whole blocks, and a block or so per file
+    # room: littlefs takes whole blocks (_blocks), a directory 2 and more as its entries grow
+    # (counted: a block for every 32 files), and a margin
     block = s["block"] or 4096
     dirs = {k.rsplit("/", 1)[0] for k in local + send}
+    files = len(local) + len(send) + 1
     need = (sum(_blocks(len(fw.files[k]), block) for k in local + send)
-            + _blocks(len(prof), block) + 2 * len(dirs) + 4) * block   # a directory: 2 blocks
+            + _blocks(len(prof), block) + 2 * len(dirs) + (files + 31) // 32 + 4) * block
     freed = sum(_blocks(staged[k][0], block) for k in extra + local + send if k in staged) \
         * block
     if not same and need > s["free"] + freed:
