@@ -222,8 +222,8 @@ def sha(data):
 def _blocks(size, block):
     # the blocks littlefs gives a file of `size` bytes: whole blocks, each after the first
     # starting with the pointers of its skip list (8 bytes counted for every block). Counting one
-    # more block a file as well (until 2026-12-05) asked a Pico's filesystem for 186 blocks where
-    # the firmware took 112: the next firmware did not fit beside the running one.
+    # more block a file as well (until 2026-12-05) asked a Pico's filesystem for 203 blocks where
+    # a slot of the firmware took 111: a block short of refusing the next one beside it.
     return (size + block - 9) // (block - 8)
 
 
