@@ -263,7 +263,7 @@ def chip_probe(board, levels, games, seed):
                            % (list(levels), games, seed) + PROBE.read_text())
 
 
-def heap_figure(board, seed, lo=48, hi=160, step=4):
+def heap_figure(board, seed, lo=48, hi=160, step=2):
     """The smallest heap (KB, to `step`) in which the chip imports the bot and plays a whole
     level-6 game in native code (tests/mp/game_heap.py: the rest of the heap taken first), with
     the last failure's line; None where even `hi` fails."""

@@ -11,7 +11,7 @@ from bgcore import position as position_mod
 from bgcore import net as net_mod
 
 if len(sys.argv) > 2 and sys.argv[2] == "python":    # (before bgcore.bot makes its network)
-    net_mod._native[:] = [None, None, None, None]
+    net_mod._native[:] = [None] * len(net_mod._native)
     position_mod._native = None         # the search for the plays too
 from bgcore import bot as bot_mod       # noqa: E402
 from bgcore.bot import Bot              # noqa: E402

@@ -11,7 +11,7 @@ from bgcore import net as net_mod
 from bgcore import Position
 
 if len(sys.argv) > 1 and sys.argv[1] == "python":       # (before bgcore.bot makes its network)
-    net_mod._native[:] = [None, None, None, None]
+    net_mod._native[:] = [None] * len(net_mod._native)
 if len(sys.argv) > 1 and sys.argv[1] == "builtins":     # CPython: as the host package does
     from bgcore import net_cpython
     net_cpython.install()

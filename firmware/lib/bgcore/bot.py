@@ -147,23 +147,26 @@ def delta_rows(net):
 
 def _tables(net):
     # the tables of scan_viper.equity and scan_thumb.equity (see there) kept with the network as
-    # net.eq_tables (the second layer's biases and weights packed, the equity's weights), and the
-    # numbers of _ctx that stay
+    # net.eq_tables (the second layer's biases and weights packed: on a board its own table, on
+    # the laptop a copy; the equity's weights), and the numbers of _ctx that stay
     m = net.h2
     h = net.h
     t = getattr(net, "eq_tables", None)     # (refilled in place for a board's other network)
     b2, wo, packed = t or (array("i", bytes(4 * m)), array("h", bytes(2 * m)),
-                           bytearray(32 * h))   # little-endian words, filled a byte at a time
+                           None if net.w2_packed else bytearray(32 * h))
     for k in range(m):
         b2[k] = net.b2[k] + 0x20000000
         wo[k] = net.wo[OUT_EQUITY * m + k]
     w2 = net.w2
-    for j in range(h):
-        for k in range(16):
-            v = w2[k * h + j] + 32768
-            o = 32 * j + 2 * k
-            packed[o] = v & 255
-            packed[o + 1] = v >> 8
+    if net.w2_packed:               # a board's: already so (bgcore.net.PACKED)
+        packed = w2
+    else:                           # little-endian words, filled a byte at a time
+        for j in range(h):
+            for k in range(16):
+                v = w2[k * h + j] + 32768
+                o = 32 * j + 2 * k
+                packed[o] = v & 255
+                packed[o + 1] = v >> 8
     net.eq_tables = (b2, wo, packed)
     if _eqt:
         from uctypes import addressof
@@ -202,6 +205,20 @@ def _set_ctx(net, raw):
     return ctx
 
 
+# The first layer's sums a decision works in: the position's (acc) and a play's or a reply's
+# (work), and the Python scan's packed counts (bgcore.scan_python). Every bot shares them, a
+# decision being made by one bot at a time (the laptop's leaderboard replays under a lock): a
+# board's bots of different levels (a game's, the tutor's, a chouette's) held a set each, 0.6 KB
+# of an RP2040's heap.
+_sums = []
+
+
+def _shared_sums(net):
+    if not _sums:
+        _sums.extend((net.new_acc(), net.new_acc(), bytearray(13)))
+    return _sums
+
+
 class Bot:
     """A computer player. `seed` fixes the noise of levels 1-5 (None: a fixed default)."""
 
@@ -213,9 +230,7 @@ class Bot:
         self._x = (seed if seed is not None else 0x2545F49) & 0x3FFFFFFF or 1
         self._k = 0                 # the network of its decision in progress (or last one),
         self.net = net = _network(0)    # see _judge
-        self._acc = net.new_acc()
-        self._work = net.new_acc()
-        self._packed = bytearray(13)
+        self._acc, self._work, self._packed = _shared_sums(net)
         self.tick = None          # called every 16 plays scored (a board feeds its watchdog)
 
     def _judge(self, pos):

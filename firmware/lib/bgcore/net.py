@@ -208,6 +208,11 @@ def more_rows(raw, with_shots, out):
 # addresses, which the native loops take in its place); a file not found whole there is copied
 # into the heap as elsewhere.
 NETS_MAGIC = b"bgnets1\n"   # the first bytes of a board's network file (its header: 12 bytes)
+# A board keeps a second layer of PACKED units (16) in one table as bgcore.bot's native equity
+# reads it: first-layer unit j's weights to the 16 units at 16 * j .. 16 * j + 15, each plus 32768
+# (unsigned: the Thumb code has no signed halfword load). Net.w2_packed says so; the laptop's
+# networks keep the modules' order (unit k's weights at k * HIDDEN) and the equity a packed copy.
+PACKED = const(16)
 FILE = None             # the path of the board's network file, when this library has one
 _tabs = None            # the tables its networks are read into (w1, b1, w2, b2, wo, bo, sig)
 _sizes = None           # their sizes in bytes
@@ -248,14 +253,15 @@ def _board_file():
 def _tables(h, h2, flash):
     # a network's tables, zero: its first layer first (the largest block, before more code
     # loads; none where it is read in flash), the rest made from one block of zeros (no garbage
-    # between them)
+    # between them); the second layer's weights PACKED where it has 16 units
     global _sizes
     m = h2 or h
     n = _sizes = (ROWS * h, 2 * h, 2 * h2 * h, 4 * h2, 12 * m, 24, 258)
     w1 = None if flash else bytearray(n[0])
     z = memoryview(bytes(max(n[1:]) >> 1))
-    return [w1, array("h", z[:n[1] >> 1]), array("h", z[:n[2] >> 1]), array("i", z[:n[3] >> 2]),
-            array("h", z[:n[4] >> 1]), array("i", z[:n[5] >> 2]), array("h", z[:n[6] >> 1])]
+    return [w1, array("h", z[:n[1] >> 1]), array("H" if h2 == PACKED else "h", z[:n[2] >> 1]),
+            array("i", z[:n[3] >> 2]), array("h", z[:n[4] >> 1]), array("i", z[:n[5] >> 2]),
+            array("h", z[:n[6] >> 1])]
 
 
 def _in_flash(path, size):
@@ -308,13 +314,15 @@ del _found, _board_file, _tables, _in_flash     # (needed at import only: their 
 # for integer (tests/test_bot.py plays the games move for move on CPython and MicroPython):
 # values stay far inside 31 bits, the int16 weights are read unsigned and sign-corrected, and
 # int32 sums are only stored (as two's complement).
-_native = []      # [add, hidden, dots, load] once compiled; [None] * 4 without a native emitter
+_native = []      # [add, hidden, dots, load, dots16] once compiled; [None] * 5 without a
+                  # native emitter
 
 
 def _natives():
     if not _native:
         from bgcore.native import load
-        _native.extend(load("net_native", "add", "hidden", "dots", "load") or [None] * 4)
+        _native.extend(load("net_native", "add", "hidden", "dots", "load", "dots16")
+                       or [None] * 5)
     return _native
 
 
@@ -334,16 +342,18 @@ class Net:
             self.w1, self.b1, self.w2, self.b2, self.wo, self.bo, self.sig = _tabs
             self.h = len(self.b1)
             self.h2 = len(self.b2)
+            self.w2_packed = self.h2 == PACKED
             self.rows = _rows       # in flash: the first layer's rows' addresses (w1 None)
             self.read_network(0)
         else:                   # the laptop, a library run from its sources: a module
             from bgcore import netmodules
             netmodules.from_module(self, weights)
             self.rows = None
+            self.w2_packed = False
         self._h1 = array("i", [0] * self.h)
         self._h2 = array("i", [0] * self.h2)
         self._sums = array("i", [0] * max(self.h2, 6))
-        self._add, self._hidden, self._dots, self._load = _natives()
+        self._add, self._hidden, self._dots, self._load, self._dots16 = _natives()
         # for the native load: hidden size, LEVELS, the first bar and borne-off rows, 1 where
         # the rows are read through self.rows
         self._dims = array("i", [self.h, LEVELS, _BAR_ROW, _OFF_ROW,
@@ -355,7 +365,7 @@ class Net:
         board's network file (where the first layer is read in flash: its rows' addresses)."""
         from bgcore import netfile      # (for this moment only: it drops itself)
         first = 12 + index * sum(_sizes)
-        netfile.read(_tabs, FILE, first, _sizes)
+        netfile.read(_tabs, FILE, first, _sizes, self.h2 if self.w2_packed else 0)
         if _FLASH:
             from bgcore import netflash
             from uctypes import addressof
@@ -441,6 +451,23 @@ class Net:
         w2 = self.w2
         b2 = self.b2
         h2 = self._h2
+        if self.w2_packed:
+            sums = self._sums
+            if self._dots16:
+                self._dots16(h1, w2, sums, h)
+            else:
+                for k in range(PACKED):
+                    sums[k] = 0
+                for j in range(h):
+                    v = h1[j]
+                    if v:
+                        o = PACKED * j
+                        for k in range(PACKED):
+                            sums[k] += (w2[o + k] - 32768) * v
+            for k in range(PACKED):
+                s = (b2[k] + sums[k]) >> 8
+                h2[k] = 0 if s < 0 else (s if s < S1 else S1)
+            return h2
         if self._dots:
             sums = self._sums
             self._dots(h1, w2, 0, sums, h, self.h2)

@@ -69,4 +69,4 @@ def dots(v, w, o, out, n, m):
 def install():
     """bgcore.net's networks made from now on use these loops (made before: the plain ones)."""
     from bgcore import net
-    net._native[:] = [add, hidden, dots, None]      # (load: Net.load's loop over add)
+    net._native[:] = [add, hidden, dots, None, None]    # (load: Net.load's loop over add)

@@ -1,7 +1,7 @@
 # bgcore.net's inner loops as MicroPython viper source: `add` adds a weight row to a hidden sum,
 # `hidden` clips the first layer's units, `dots` makes sums of products (the second layer, the
-# outputs), `load` makes the sums of a whole position. bgcore.net compiles them at import
-# (one at a time) where MicroPython has a native emitter and then drops this module
+# outputs), `dots16` the second layer's sums from a board's packed weights, `load` makes the
+# sums of a whole position. bgcore.net compiles them at import (one at a time) where MicroPython has a native emitter and then drops this module
 # (bgcore.native), so the text does not stay in the heap.
 
 SOURCE = ("""
@@ -101,5 +101,34 @@ def dots(v, w, o: int, out, n: int, m: int):
             j += 1
         t[k] = s
         o += n
+        k += 1
+""", """
+@micropython.viper
+def dots16(v, w, out, n: int):
+    # out[k] = the sum over j < n of v[j] * (w[16 * j + k] - 32768), k < 16: the second layer's
+    # sums from its weights as a board keeps them (bgcore.net: PACKED)
+    x = ptr32(v)
+    p = ptr16(w)
+    t = ptr32(out)
+    k = 0
+    while k < 16:
+        t[k] = 0
+        k += 1
+    c = 0
+    j = 0
+    while j < n:
+        a = x[j]
+        if a:
+            c += a
+            q = j << 4
+            k = 0
+            while k < 16:
+                t[k] += p[q + k] * a
+                k += 1
+        j += 1
+    c <<= 15
+    k = 0
+    while k < 16:
+        t[k] -= c
         k += 1
 """)

@@ -14,18 +14,37 @@ import sys
 TABLES = ("W1", "B1", "W2", "B2", "WO", "BO", "SIGMOID")    # Net's w1, b1, w2, b2, wo, bo, sig
 
 
-def read(tabs, path, offset, sizes):
+def read(tabs, path, offset, sizes, packed=0):
     """Fill a network's tables `tabs` (bgcore.net's, of `sizes` bytes) in place with the
     network at `offset` in the file at `path` (a table that is None, read where it lies, is
-    passed over); then this module leaves the heap."""
+    passed over; with `packed` units in the second layer, W2 goes into its table as
+    bgcore.net.PACKED says); then this module leaves the heap."""
     done()
     with open(path, "rb") as f:
         f.seek(offset)
-        for t, size in zip(tabs, sizes):
+        for t, size, name in zip(tabs, sizes, TABLES):
             if t is None:
                 f.seek(size, 1)
+            elif packed and name == "W2":
+                _read_packed(f, t, packed, size // (2 * packed), path)
             elif size and f.readinto(t) != size:
-                raise ValueError("%s is cut short (flash the firmware again)" % path)
+                raise _short(path)
+
+
+def _short(path):
+    return ValueError("%s is cut short (flash the firmware again)" % path)
+
+
+def _read_packed(f, t, m, h, path):
+    # the file's W2 (m units' rows of h int16 weights) into t: unit k's weight from first-layer
+    # unit j at m * j + k, plus 32768; a row at a time (no block the table's size)
+    from array import array
+    row = array("h", bytes(2 * h))
+    for k in range(m):
+        if f.readinto(row) != 2 * h:
+            raise _short(path)
+        for j in range(h):
+            t[m * j + k] = row[j] + 32768
 
 
 def done():

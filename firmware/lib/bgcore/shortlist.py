@@ -53,6 +53,10 @@ def _weights(net, acc):
         for k in range(m):
             if 0 < top[k] < S1:
                 a = wo[o5 + k]
+                if net.w2_packed:       # (a board's order: bgcore.net.PACKED)
+                    for j in range(h):
+                        big[j] += a * (w2[m * j + k] - 32768)
+                    continue
                 o = k * h
                 for j in range(h):
                     big[j] += a * w2[o + j]
