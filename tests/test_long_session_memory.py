@@ -44,8 +44,9 @@ DRIVE = ROOT / "tests" / "mp" / "long_session.py"
 # 246k: the middle of the range both pass. 2026-12-05, 2k steps from 236k to 256k: main (b275a4a)
 # failed at 236k and 240k (a STATE answer); with App.resume's change 236k (STATE) and 248k,
 # where Ctrl-C at the end ran out of memory listing the modules (bgapp.fault.give_back, now
-# allocating nothing: then only 236k fails). The unix port gets the first layer the chip reads
-# in flash on top: conftest.chip_heap)
+# allocating nothing: then only 236k fails). With one copy of the second layer on a board, 236k
+# and 242k; with the link's reserve taken back in its place (bgapp.link.Link.retake), none of
+# the eleven. The unix port gets the first layer the chip reads in flash on top: conftest.chip_heap)
 HEAP = chip_heap(246)
 ANSWERS = 700           # answers to read (the run stops there)
 SETTINGS = {"mode": "money", "ch_n": 7, "opponent": 2, "ch_bots": 127, "real": 0,

@@ -424,8 +424,8 @@ class App:
             lk = self.input.key(k)
             self.dirty = True
             if lk:
-                self.link.reserve = None    # (a key on the board, as a request: the
-                                            # link's emergency reserve's room)
+                self.link.let_go()      # (a key on the board, as a request: the link's
+                                        # emergency reserve's room)
                 self.press(lk, True)
         if keyed:
             self.quiet_at = time.ticks_add(hal.ticks_ms(), _QUIET_MS)
@@ -457,11 +457,12 @@ class App:
                 # the emergency reserve's room for the next pass, which does the same work
                 # again (the bot's turn, the timer's step), quietly (a key on the board or
                 # a request had the reserve's room already: they come here without it)
-                self.link.reserve = None
+                self.link.let_go()
                 gc.collect()
                 return
             # no reserve left: say so, free what can be freed and carry on (the view tries
-            # again once there is room)
+            # again once there is room; the reserve too, once the loop is idle)
+            self.link.let_go()
             self.move.drop()
             gc.collect()
             self.message = "out of memory"

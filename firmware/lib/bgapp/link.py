@@ -7,6 +7,7 @@
 # the frame's): a long session's heap, free in small pieces, need not find a line-sized block.
 
 import binascii
+import gc
 import sys
 
 from micropython import const
@@ -47,17 +48,31 @@ class Link:
         # The emergency reserve: a block kept in one piece while nothing needs it. A long
         # session's heap has tens of KB free in small pieces and may have no 600 bytes in a row
         # (a littlefs file for an import or an open, a module's code): the reserve is let go
-        # before each request (the collection of an allocation that finds no room frees it)
-        # and taken again after the answer; the loop lets it go after its own work ran out
-        # (App.fault) and takes it again after a pass that did not (App._loop).
+        # (let_go) before each request and each key (the collection of an allocation that finds
+        # no room frees it) and after the loop's own work ran out (App.fault), and taken again
+        # after the answer or the pass, after a collection: the block let go is free again then
+        # and the new one takes its place. (Taken again at once, it landed beside the old one,
+        # still uncollected, and walked up the heap; on the chip it came to rest where a word of
+        # native code reads as its address, and the conservative collector kept the block let
+        # go for good: 2 KB at 0x20039000, the Thumb pair str r0,[sp]; movs r0,#3.)
         self.reserve = None
+        self.owed = True          # let go since the last retake: the next one collects first
         self.retake()
 
     # ---- the emergency reserve (let go: reserve = None; the next allocation that finds no
     # room collects it) ---------------------------------------------------------------------
+    def let_go(self):
+        """Let the reserve go: its room is the next allocations' once collected."""
+        self.reserve = None
+        self.owed = True
+
     def retake(self):
-        """Take the reserve again (if the heap has the room in one piece; else later)."""
+        """Take the reserve again if the heap has the room in one piece (else at the next
+        call), after a collection the first time since it was let go."""
         if self.reserve is None:
+            if self.owed:
+                self.owed = False
+                gc.collect()
             try:
                 self.reserve = bytearray(_RESERVE)
             except MemoryError:
@@ -146,7 +161,7 @@ class Link:
         skipping, bad = self.skipping, self.bad
         self.n = 0
         self.skipping = self.bad = False
-        self.reserve = None     # (the answer may use the reserve's room)
+        self.let_go()           # (the answer may use the reserve's room)
         try:
             if skipping:
                 self.send("ERR toolong a line has at most %d characters" % MAX_LINE)
