@@ -440,6 +440,8 @@ class App:
             self.save_settings()
         if keyed:                   # the garbage of a key's answer collected now, not in
             gc.collect()            # the middle of the next one's
+            self.link.owed = False  # (the reserve let go for the key is free again: the loop
+                                    # takes it back without collecting twice)
             if self.did:
                 self.did("gc")
         return waiting
