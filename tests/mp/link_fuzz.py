@@ -1,8 +1,8 @@
 # Run by MicroPython: the board's protocol server (bgapp.link.Link) fed the items of a corpus
-# (argv[1]: one hex line per item, each read at one poll, the emergency reserve taken back after
-# it as the idle loop does), with a HAL and an application that take every request; prints, one
-# JSON list a line, the answer lines each item produced, then {"reserve": [[item, address],
-# ...]}: where the reserve was after the first item and after each item that moved it.
+# (argv[1]: one hex line per item, each read at one poll), with a HAL and an application that
+# take every request; prints, one JSON list a line, the answer lines each item produced, then
+# {"reserve": [[item, address], ...]}: where the link's emergency reserve was after the first
+# item and after each item that moved it.
 import json
 import sys
 import binascii
@@ -79,7 +79,6 @@ with open(sys.argv[1]) as f:
     for line in f:
         hal.data = binascii.unhexlify(line.strip())
         link.poll()
-        link.retake()
         at = id(link.reserve) if link.reserve is not None else None
         if not places or places[-1][1] != at:
             places.append((item, at))

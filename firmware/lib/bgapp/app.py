@@ -463,7 +463,7 @@ class App:
                 gc.collect()
                 return
             # no reserve left: say so, free what can be freed and carry on (the view tries
-            # again once there is room; the reserve too, once the loop is idle)
+            # again once there is room; the reserve too, after a collection)
             self.link.let_go()
             self.move.drop()
             gc.collect()

@@ -59,8 +59,7 @@ class Link:
         self.owed = True          # let go since the last retake: the next one collects first
         self.retake()
 
-    # ---- the emergency reserve (let go: reserve = None; the next allocation that finds no
-    # room collects it) ---------------------------------------------------------------------
+    # ---- the emergency reserve (let go: the next allocation that finds no room collects it) ---
     def let_go(self):
         """Let the reserve go: its room is the next allocations' once collected."""
         self.reserve = None
