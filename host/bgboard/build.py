@@ -2,8 +2,9 @@
 user of it needs it (`bgboard flash`, the virtual board's --install, the benches, the tests).
 Each module is compiled with `-s` and its path inside lib/, so the output does not depend on
 where the repository lives (the name is kept on the board as a string: the heap a test measures
-would change with the clone's path). The firmware's version is bgcore's `__version__`, read here
-and nowhere else. Also the board profile file as a board of a given kind gets it."""
+would change with the clone's path), and with OPTIMISE. The firmware's version is bgcore's
+`__version__`, read here and nowhere else. Also the board profile file as a board of a given kind
+gets it."""
 
 import ast
 import functools
@@ -14,6 +15,14 @@ import tempfile
 from pathlib import Path
 
 from bgboard import paths
+
+
+# mpy-cross's optimisation level for everything a board gets: -O3 keeps no line numbers in the
+# bytecode (a traceback on the board names the file and the function, each line as line 1; the
+# same code run from its sources, or bgcore on the laptop, gives them). A board holds its
+# modules' bytecode in its heap: on the emulated RP2040 the app has 92,720 bytes free after
+# power-up instead of 88,752, and the bot imported takes 1,008 bytes less.
+OPTIMISE = "-O3"
 
 
 class BuildError(Exception):
@@ -35,7 +44,7 @@ def compile_module(src, name, out):
     """mpy-cross SRC into OUT, recorded under the short source NAME; returns the bytes."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run([paths.tool("mpy-cross"), "-s", name, "-o", str(out), str(src)],
+    r = subprocess.run([paths.tool("mpy-cross"), OPTIMISE, "-s", name, "-o", str(out), str(src)],
                        capture_output=True, text=True)
     if r.returncode != 0:
         raise BuildError("mpy-cross could not compile %s: %s" % (src, r.stderr.strip()))
@@ -172,8 +181,8 @@ def compile_native(src, name, out, arch):
     with tempfile.TemporaryDirectory() as tmp:
         code = Path(tmp) / Path(name).name
         code.write_text(text)
-        r = subprocess.run([paths.tool("mpy-cross"), "-march=" + arch, "-s", name, "-o", str(out),
-                            str(code)], capture_output=True, text=True)
+        r = subprocess.run([paths.tool("mpy-cross"), OPTIMISE, "-march=" + arch, "-s", name,
+                            "-o", str(out), str(code)], capture_output=True, text=True)
     if r.returncode != 0:
         if "invalid arch" in r.stderr:
             return None
