@@ -1,5 +1,5 @@
 """The native code the firmware compiles where MicroPython has a native emitter (the LED panel's
-per-LED loop, bghal/panel.py; the bot network's inner loops, bgcore/net.py; the move view's
+per-LED loops, bghal/panel_native.py; the bot network's inner loops, bgcore/net.py; the move view's
 loops over a roll's plays and the checkers' painter, bgapp/native.py) gives the same
 results as the Python loops on CPython and as the same loops on MicroPython with the native code
 switched off. (On the emulated RP2040 the

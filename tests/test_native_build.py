@@ -1,9 +1,9 @@
 """The build compiles the firmware's native loops (the modules whose whole text is viper source:
-bgcore.net_native, scan_native, scan_viper, search_native, bgapp.native; bgcore.scan_thumb's inline
-Thumb for an ARM board) to the board's own machine code where it knows the board's MicroPython
-(bgboard.build.native_arch): the board then compiles nothing when it imports them. On the unix
-port: the same games as the library that compiles them at import, and the bot imported with its
-native loops in a smaller heap."""
+bgcore.net_native, scan_native, scan_viper, search_native, bgapp.native, bghal.panel_native;
+bgcore.scan_thumb's inline Thumb for an ARM board) to the board's own machine code where it
+knows the board's MicroPython (bgboard.build.native_arch): the board then compiles nothing when
+it imports them. On the unix port: the same games as the library that compiles them at import,
+and the bot imported with its native loops in a smaller heap."""
 
 import subprocess
 
@@ -15,7 +15,7 @@ from bgboard import build, chip, vboard
 from bgboard.bench_bot import MP_GAME
 
 NATIVE = ("bgcore/net_native.mpy", "bgcore/scan_native.mpy", "bgcore/scan_viper.mpy",
-          "bgcore/search_native.mpy", "bgapp/native.mpy")
+          "bgcore/search_native.mpy", "bgapp/native.mpy", "bghal/panel_native.mpy")
 
 
 def header(data):

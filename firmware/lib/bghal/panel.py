@@ -7,55 +7,32 @@
 
 from bghal.profile import idle_ma
 
-# The per-LED loop of encode in native code where MicroPython has a native emitter (Thumb on the
-# RP2040, x64 on the unix port): 12 ms of bytecode on the RP2040 become well under 1 ms. Compiled
-# from this source when first needed, so that the library stays bytecode any MicroPython loads
-# (flashing needs no -march); the arithmetic is that of the loop in Panel.encode, byte for byte.
-_NATIVE_SRC = """
-@micropython.viper
-def strip(frame, out, where, lut, n: int, s0: int, s1: int, s2: int) -> int:
-    f = ptr8(frame)
-    o = ptr8(out)
-    m = ptr8(where)
-    t = ptr8(lut)
-    total = 0
-    p = 0
-    while p < n:
-        i = 3 * p
-        q = 3 * m[p]
-        a = t[f[i + s0]]
-        b = t[f[i + s1]]
-        c = t[f[i + s2]]
-        o[q] = a
-        o[q + 1] = b
-        o[q + 2] = c
-        total += a + b + c
-        p += 1
-    return total
-
-
-@micropython.viper
-def total(frame, n: int) -> int:
-    f = ptr8(frame)
-    s = 0
-    i = 0
-    while i < n:
-        s += f[i]
-        i += 1
-    return s
-"""
-_native = []      # [strip, total] once compiled; [None, None] where there is no native emitter
+# The per-LED loops of encode in native code where MicroPython has a native emitter (Thumb on the
+# RP2040, x64 on the unix port): 12 ms of bytecode on the RP2040 become well under 1 ms. Their
+# viper source is bghal.panel_native, which a board's build compiles to its machine code (a
+# library run from its sources compiles it here); the module leaves the heap once they are
+# loaded. The arithmetic is that of the loop in Panel.encode, byte for byte.
+_native = []      # [strip, total] once loaded; [None, None] where there is no native emitter
 
 
 def _natives():
     if not _native:
+        import sys
         try:
             import micropython  # noqa: F401  (MicroPython only)
-            names = {}
-            exec(_NATIVE_SRC, names)
-            _native.extend((names["strip"], names["total"]))
+            mod = __import__("bghal.panel_native", None, None, ("SOURCE",))
+            if hasattr(mod, "SOURCE"):
+                names = {}
+                exec(mod.SOURCE, names)
+                _native.extend((names["strip"], names["total"]))
+            else:               # compiled by the build to the board's machine code
+                _native.extend((mod.strip, mod.total))
         except Exception:       # CPython, or a MicroPython built without native emitters
             _native.extend((None, None))
+        sys.modules.pop("bghal.panel_native", None)
+        import bghal
+        if "panel_native" in bghal.__dict__:
+            delattr(bghal, "panel_native")
     return _native
 
 _CORNERS = {"top-left": (0, 0), "top-right": (1, 0), "bottom-left": (0, 1),
