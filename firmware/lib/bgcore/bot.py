@@ -36,27 +36,30 @@ _AHEAD_CODE = ("bgcore.lookahead",)   # its code leaves the heap after each move
 # when that is a race (then every position its look ahead meets is one too), else the main one,
 # even for a reply that has become a race. The laptop, and a library run from its sources, keep
 # both networks (made from their modules, which then leave the heap: each network keeps its
-# first layer's bytes and has its own copies of the rest). A board keeps one set of tables and
-# reads the network a decision needs into them from its network file when that changes (about
-# twice a game: a few milliseconds), so the race network costs it no heap (an RP2040 reads the
-# first layer in flash: bgcore.net).
-_nets = []              # [main, race]; on a board [its one network]
+# first layer's bytes and has its own copies of the rest), the race network at the first race:
+# compiling its module from its sources beside the main network's first layer wanted a second
+# 23 KB block, and MicroPython's import of the bot from its sources needed 212k of heap, not 164k.
+# A board keeps one set of tables and reads the network a decision needs into them from its
+# network file when that changes (about twice a game: a few milliseconds), so the race network
+# costs it no heap (an RP2040 reads the first layer in flash: bgcore.net).
+_nets = []              # [main, race] (race once made); on a board [its one network]
 _held = [0]             # on a board: the network its tables hold (0 main, 1 race)
 
 
 def _network(k):
     # network k (0 main, 1 race), on a board read into its one network's tables if need be
-    if not _nets:
-        if _netmod.FILE:
-            _nets.append(Net())
-        else:
+    if not _netmod.FILE:
+        while len(_nets) <= k:      # (the race network made at the first race)
             from bgcore import netmodules
-            _nets.extend(netmodules.from_modules(Net))
-        for net in _nets:
+            net = netmodules.network(Net, len(_nets), _nets[0] if _nets else None)
             if _native_for(net):
-                _tables(net)    # now, before a game's garbage breaks the heap up
-    if len(_nets) > 1:
+                _tables(net)
+            _nets.append(net)
         return _nets[k]
+    if not _nets:
+        _nets.append(Net())
+        if _native_for(_nets[0]):
+            _tables(_nets[0])   # now, before a game's garbage breaks the heap up
     net = _nets[0]
     if _held[0] != k:
         _held[0] = -1           # (a network half read is neither)

@@ -37,17 +37,19 @@ def from_module(net, wt=None):
     net.sig = words("h", wt.SIGMOID)
 
 
-def from_modules(make):
-    """[main, race]: the networks `make` (bgcore.net.Net) makes of bgcore.botnet and
-    bgcore.racenet, whose modules then leave the heap (each network keeps its first layer's
-    bytes and has its own copies of the rest)."""
+NAMES = ("botnet", "racenet")       # the modules of network k: 0 main, 1 race
+
+
+def network(make, k, main=None):
+    """Network k (0 main, 1 race) as `make` (bgcore.net.Net) makes it of its module (NAMES),
+    which then leaves the heap (the network keeps its first layer's bytes and has its own
+    copies of the rest); the race network must have the shape of `main`."""
     import bgcore
-    nets = []
-    for name in ("botnet", "racenet"):
-        __import__("bgcore." + name)
-        nets.append(make(getattr(bgcore, name)))
-        del sys.modules["bgcore." + name]
-        delattr(bgcore, name)
-    if nets[1].h != nets[0].h or nets[1].h2 != nets[0].h2:
-        raise ValueError("bgcore.racenet is not the shape of bgcore.botnet")
-    return nets
+    name = NAMES[k]
+    __import__("bgcore." + name)
+    net = make(getattr(bgcore, name))
+    del sys.modules["bgcore." + name]
+    delattr(bgcore, name)
+    if main is not None and (net.h != main.h or net.h2 != main.h2):
+        raise ValueError("bgcore.%s is not the shape of bgcore.%s" % (name, NAMES[0]))
+    return net
