@@ -70,7 +70,7 @@ class Panel:
         self._lut = bytearray(256)
         self._lut_scale = -1
         if isinstance(self._map, bytearray):
-            _natives()      # compiled at boot, while the heap is still unbroken
+            _natives()      # at boot, while the heap is still unbroken
 
     def _strip_index(self, x, y):
         w, h = self.width, self.height
