@@ -1,8 +1,9 @@
 # bgcore.net's inner loops as MicroPython viper source: `add` adds a weight row to a hidden sum,
 # `hidden` clips the first layer's units, `dots` makes sums of products (the second layer, the
 # outputs), `dots16` the second layer's sums from a board's packed weights, `load` makes the
-# sums of a whole position. bgcore.net compiles them at import (one at a time) where MicroPython has a native emitter and then drops this module
-# (bgcore.native), so the text does not stay in the heap.
+# sums of a whole position. bgcore.net loads them at import where MicroPython has a native
+# emitter (a board's build compiles them to its machine code; from the sources they are compiled
+# one at a time) and then drops this module (bgcore.native), so the text does not stay in the heap.
 
 SOURCE = ("""
 @micropython.viper
